@@ -1,0 +1,1 @@
+"""One module per verb; each exposes ``run(args) -> exit code``."""

@@ -1,0 +1,11 @@
+"""hindsight apply: not built yet (see the open issues)."""
+
+from __future__ import annotations
+
+import argparse
+
+from hindsight.errors import HindsightError
+
+
+def run(args: argparse.Namespace) -> int:
+    raise HindsightError("'hindsight apply' is not built yet in this version")

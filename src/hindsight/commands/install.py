@@ -1,0 +1,11 @@
+"""hindsight install: not built yet (see the open issues)."""
+
+from __future__ import annotations
+
+import argparse
+
+from hindsight.errors import HindsightError
+
+
+def run(args: argparse.Namespace) -> int:
+    raise HindsightError("'hindsight install' is not built yet in this version")

@@ -1,0 +1,81 @@
+"""hindsight memory show | add | prune | check."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+import orjson
+
+from hindsight import clock
+from hindsight.context import Context
+from hindsight.memory import ENTRY_RE, Entry, MemoryStore, check, parse
+
+
+def run(args: argparse.Namespace) -> int:
+    store = MemoryStore(Context.from_args(args).memory_dir)
+    action: str = args.action
+    if action == "show":
+        return _show(store, args.json)
+    if action == "add":
+        return _add(store, args)
+    if action == "prune":
+        result = store.prune(args.max_bytes)
+        if result.pruned:
+            print(f"pruned {len(result.pruned)} entries to {store.archive_path}")
+        else:
+            print("the block is within the cap; nothing pruned")
+        return 0
+    return _check(store, args.max_bytes)
+
+
+def _show(store: MemoryStore, as_json: bool) -> int:
+    doc = store.read()
+    if as_json:
+        entries = []
+        for line in doc.lines:
+            match = ENTRY_RE.match(line)
+            entries.append(match.groupdict() if match else {"raw": line})
+        out = {"path": str(store.path), "has_block": doc.span is not None, "entries": entries}
+        sys.stdout.buffer.write(orjson.dumps(out, option=orjson.OPT_INDENT_2) + b"\n")
+        return 0
+    if doc.span is None:
+        print(f"no hindsight block in {store.path} yet", file=sys.stderr)
+        return 0
+    for line in doc.lines:
+        print(line)
+    return 0
+
+
+def _add(store: MemoryStore, args: argparse.Namespace) -> int:
+    entry = Entry.make(args.title, args.body, args.kind, clock.today())
+    result = store.add([entry], args.max_bytes)
+    if result.duplicates:
+        print(f"not added: an entry titled like {entry.title!r} is already in memory or the archive")
+        return 0
+    if result.too_big:
+        size = len(entry.line().encode())
+        print(
+            f"hindsight: error: the entry alone ({size} bytes) does not fit the cap of {args.max_bytes} bytes; "
+            "shorten it",
+            file=sys.stderr,
+        )
+        return 1
+    print(f"added to {store.path}: {entry.title}")
+    if result.pruned:
+        print(f"pruned {len(result.pruned)} oldest entries to {store.archive_path}")
+    return 0
+
+
+def _check(store: MemoryStore, max_bytes: int) -> int:
+    doc = parse(store.read().text, store.path)
+    problems = check(doc, max_bytes)
+    if doc.span is None:
+        print(f"{store.path}: no hindsight block yet; nothing to check")
+        return 0
+    if problems:
+        for problem in problems:
+            print(f"{store.path}: {problem}")
+        return 1
+    print(f"{store.path}: ok ({len(doc.lines)} entries)")
+    return 0

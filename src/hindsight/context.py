@@ -1,0 +1,35 @@
+"""Resolve the where-options every command takes into paths, lazily (git only when needed)."""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+
+from hindsight import locate
+
+
+@dataclass
+class Context:
+    repo_arg: str
+    claude_home_arg: str | None
+    memory_dir_arg: str | None
+
+    @classmethod
+    def from_args(cls, args: argparse.Namespace) -> Context:
+        return cls(args.repo, args.claude_home, args.memory_dir)
+
+    @cached_property
+    def repo(self) -> locate.Repo:
+        return locate.find_repo(Path(self.repo_arg))
+
+    @cached_property
+    def claude_home(self) -> Path:
+        return locate.claude_home(self.claude_home_arg)
+
+    @cached_property
+    def memory_dir(self) -> Path:
+        if self.memory_dir_arg:
+            return Path(self.memory_dir_arg).expanduser().absolute()
+        return locate.default_memory_dir(self.claude_home, self.repo)

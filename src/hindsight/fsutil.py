@@ -1,0 +1,144 @@
+"""Atomic, private, lock-serialized file writes: the only way hindsight changes a file."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+from hindsight.errors import HindsightError
+
+PRIVATE_FILE = 0o600
+PRIVATE_DIR = 0o700
+LOCK_TIMEOUT_S = 60.0
+
+
+def ensure_dir(path: Path) -> None:
+    """Create ``path`` and missing parents, each new one private to the user."""
+    missing: list[Path] = []
+    probe = path
+    while not probe.exists():
+        missing.append(probe)
+        if probe.parent == probe:
+            break
+        probe = probe.parent
+    for folder in reversed(missing):
+        try:
+            folder.mkdir(mode=PRIVATE_DIR)
+        except FileExistsError:
+            pass
+        except OSError as exc:
+            raise HindsightError(f"cannot create folder {folder}: {exc.strerror}") from exc
+    if not path.is_dir():
+        raise HindsightError(f"{path} exists and is not a folder")
+
+
+def read_bytes(path: Path) -> bytes | None:
+    """The file's bytes, or None when it does not exist."""
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        return None
+    except IsADirectoryError as exc:
+        raise HindsightError(f"{path} is a folder, expected a file") from exc
+    except OSError as exc:
+        raise HindsightError(f"cannot read {path}: {exc.strerror}") from exc
+
+
+def _refuse_link(path: Path) -> None:
+    # Replacing a symlink would silently detach the user's real file; refuse instead.
+    if path.is_symlink():
+        raise HindsightError(f"{path} is a symbolic link; hindsight does not write through links")
+
+
+def atomic_write(
+    path: Path,
+    data: bytes,
+    *,
+    precondition: Callable[[], bool] | None = None,
+) -> bool:
+    """Write ``data`` to ``path`` via temp file + fsync + rename in the same folder.
+
+    ``precondition`` runs after the temp file is durable and just before the rename; when it
+    returns False nothing is replaced and False is returned, so the caller can merge again.
+    """
+    _refuse_link(path)
+    ensure_dir(path.parent)
+    try:
+        mode = path.stat().st_mode & 0o777
+    except FileNotFoundError:
+        mode = PRIVATE_FILE
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    tmp = Path(tmp_name)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, mode)
+        if precondition is not None and not precondition():
+            tmp.unlink(missing_ok=True)
+            return False
+        os.replace(tmp, path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise HindsightError(f"cannot write {path}: {exc.strerror}") from exc
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    _fsync_dir(path.parent)
+    return True
+
+
+def _fsync_dir(folder: Path) -> None:
+    with contextlib.suppress(OSError):
+        fd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def append_file(path: Path, data: bytes) -> None:
+    """Append by rewriting atomically: earlier bytes are copied unchanged, never edited."""
+    old = read_bytes(path) or b""
+    if old and not old.endswith(b"\n"):
+        old += b"\n"
+    atomic_write(path, old + data)
+
+
+_held: dict[str, int] = {}
+
+
+@contextlib.contextmanager
+def locked(lock_path: Path, timeout: float = LOCK_TIMEOUT_S) -> Iterator[None]:
+    """Serialize writers across processes (two sessions ending together, a hook and a user).
+
+    Re-entrant within one process, so ``run`` can hold the lock around steps that take it too.
+    """
+    from filelock import FileLock, Timeout
+
+    key = str(lock_path.absolute())
+    if _held.get(key):
+        _held[key] += 1
+        try:
+            yield
+        finally:
+            _held[key] -= 1
+        return
+    ensure_dir(lock_path.parent)
+    lock = FileLock(key, timeout=timeout, mode=PRIVATE_FILE)
+    try:
+        lock.acquire()
+    except Timeout as exc:
+        raise HindsightError(
+            f"another hindsight run holds {lock_path} (waited {timeout:.0f} s); try again later"
+        ) from exc
+    _held[key] = 1
+    try:
+        yield
+    finally:
+        _held.pop(key, None)
+        lock.release()

@@ -1,0 +1,114 @@
+"""Where things are: the repository and its worktrees, agent homes, Claude's folder names."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from hindsight.errors import HindsightError
+
+_NOT_ALNUM = re.compile(r"[^A-Za-z0-9]")
+_MAX_FOLDER = 200
+_DIGITS36 = "0123456789abcdefghijklmnopqrstuvwxyz"
+
+
+def java_hash(text: str) -> int:
+    """Java's String.hashCode over UTF-16 code units, as a signed 32-bit int."""
+    h = 0
+    data = text.encode("utf-16-le", "surrogatepass")
+    for i in range(0, len(data), 2):
+        h = (h * 31 + (data[i] | data[i + 1] << 8)) & 0xFFFFFFFF
+    return h - (1 << 32) if h & 0x80000000 else h
+
+
+def base36(number: int) -> str:
+    if number == 0:
+        return "0"
+    digits = []
+    while number:
+        number, rest = divmod(number, 36)
+        digits.append(_DIGITS36[rest])
+    return "".join(reversed(digits))
+
+
+def claude_folder_name(path: str) -> str:
+    """The folder Claude Code keeps a cwd's transcripts in (FORMATS.md, checked against 2.1.328)."""
+    name = _NOT_ALNUM.sub("-", path)
+    if len(name) <= _MAX_FOLDER:
+        return name
+    return f"{name[:_MAX_FOLDER]}-{base36(abs(java_hash(path)))}"
+
+
+def claude_home(arg: str | None) -> Path:
+    if arg:
+        return Path(arg).expanduser()
+    env = os.environ.get("CLAUDE_CONFIG_DIR")
+    return Path(env).expanduser() if env else Path.home() / ".claude"
+
+
+@dataclass(frozen=True)
+class Repo:
+    """The main checkout and every linked worktree; a plain folder is its own single root."""
+
+    root: Path
+    worktrees: tuple[Path, ...] = field(default_factory=tuple)
+    is_git: bool = True
+
+    @property
+    def roots(self) -> tuple[Path, ...]:
+        return (self.root, *[w for w in self.worktrees if w != self.root])
+
+    def owns(self, cwd: str) -> bool:
+        """True when ``cwd`` is a root, a worktree, or a folder below one of them."""
+        path = Path(cwd)
+        return any(path == r or r in path.parents for r in self.roots)
+
+
+def _git(folder: Path, *args: str) -> str | None:
+    try:
+        done = subprocess.run(
+            ["git", "-C", str(folder), *args],
+            capture_output=True,
+            text=True,
+            timeout=20,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return done.stdout if done.returncode == 0 else None
+
+
+def find_repo(start: Path) -> Repo:
+    """The main repository root from any folder inside it or any linked worktree."""
+    start = start.expanduser()
+    if not start.is_dir():
+        raise HindsightError(f"--repo {start}: no such folder")
+    start = start.resolve()
+    common = _git(start, "rev-parse", "--path-format=absolute", "--git-common-dir")
+    if common is None:
+        return Repo(start, (), is_git=False)
+    common_dir = Path(common.strip())
+    listing = _git(start, "worktree", "list", "--porcelain") or ""
+    trees = [Path(line[9:]) for line in listing.splitlines() if line.startswith("worktree ")]
+    if common_dir.name == ".git":
+        root = common_dir.parent
+    elif trees:
+        root = trees[0]
+    else:
+        top = _git(start, "rev-parse", "--show-toplevel")
+        root = Path(top.strip()) if top else start
+    worktrees = tuple(t for t in trees if t != root and not _is_bare_entry(listing, t))
+    return Repo(root, worktrees)
+
+
+def _is_bare_entry(listing: str, tree: Path) -> bool:
+    block = listing.split(f"worktree {tree}\n", 1)
+    return len(block) == 2 and block[1].split("\n\n", 1)[0].startswith("bare")
+
+
+def default_memory_dir(home: Path, repo: Repo) -> Path:
+    """Claude Code's auto-memory folder of the main root, shared by every worktree."""
+    return home / "projects" / claude_folder_name(str(repo.root)) / "memory"

@@ -1,0 +1,287 @@
+"""The MEMORY.md block and its archive: the part of hindsight that must never lose a user's words.
+
+hindsight owns only the bytes from ``<!-- hindsight:start -->`` to ``<!-- hindsight:end -->``;
+everything around them is copied through untouched (decoded with surrogateescape so even
+invalid UTF-8 round-trips byte for byte).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+
+from hindsight import clock, fsutil
+from hindsight.errors import HindsightError
+
+START = "<!-- hindsight:start -->"
+END = "<!-- hindsight:end -->"
+KINDS = ("trap", "fix", "slow", "search", "preference", "decision", "reference", "unfinished")
+DEFAULT_KIND = "trap"
+DEFAULT_MAX_BYTES = 6144
+MAX_LINES = 60
+MEMORY_FILE = "MEMORY.md"
+ARCHIVE_FILE = "MEMORY.archive.md"
+_MERGE_ATTEMPTS = 8
+
+ENTRY_RE = re.compile(
+    r"^- \*\*(?P<title>.+?)\*\* \((?P<date>\d{4}-\d{2}-\d{2})\) (?P<body>.*) \[(?P<kind>[a-z]+)\]$"
+)
+_DATE_RE = re.compile(
+    r"\d{4}-\d{2}-\d{2}(?:[t ]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?z?)?|\b\d{1,2}/\d{1,2}/\d{2,4}\b"
+)
+_SPACE_RE = re.compile(r"\s+")
+
+
+class MalformedBlock(HindsightError):
+    """The markers are missing, doubled or out of order: nothing may be written."""
+
+
+def normalize_title(title: str) -> str:
+    """The dedup key: casefolded, dates, markdown and punctuation removed, whitespace collapsed."""
+    text = unicodedata.normalize("NFKC", title).casefold()
+    text = _DATE_RE.sub(" ", text)
+    text = "".join(" " if ch.isspace() else ch for ch in text if unicodedata.category(ch)[0] not in "PS")
+    return " ".join(text.split())
+
+
+def one_line(text: str) -> str:
+    """Fold to one line and defuse anything that could fake a marker or an entry boundary."""
+    text = "".join(" " if unicodedata.category(ch) in ("Cc", "Zl", "Zp") else ch for ch in text)
+    text = text.replace("<!--", "&lt;!--").replace("-->", "--&gt;")
+    return _SPACE_RE.sub(" ", text).strip()
+
+
+@dataclass(frozen=True)
+class Entry:
+    title: str
+    body: str
+    kind: str
+    day: date
+
+    def line(self) -> str:
+        return f"- **{self.title}** ({self.day.isoformat()}) {self.body} [{self.kind}]"
+
+    @staticmethod
+    def make(title: str, body: str, kind: str, day: date) -> Entry:
+        """Validate and clean user or judge input into an entry that renders as one line."""
+        if kind not in KINDS:
+            raise HindsightError(f"unknown kind {kind!r}; use one of: {', '.join(KINDS)}")
+        clean_title = one_line(title).replace("**", "*").strip("* ")
+        clean_body = one_line(body)
+        if not normalize_title(clean_title):
+            raise HindsightError("the title needs at least one letter or digit")
+        if not clean_body:
+            raise HindsightError("the body is empty")
+        return Entry(clean_title, clean_body, kind, day)
+
+
+def key_of_line(line: str) -> str:
+    """Dedup key of a block or archive line, parsed or hand-written."""
+    match = ENTRY_RE.match(line)
+    return normalize_title(match["title"] if match else line.lstrip("-* "))
+
+
+@dataclass
+class Document:
+    """MEMORY.md split into the untouched outside and the entry lines of our block."""
+
+    path: Path
+    text: str
+    newline: str
+    span: tuple[int, int] | None
+    lines: list[str]
+
+    def render(self, lines: Sequence[str]) -> str:
+        block = render_block(lines, self.newline)
+        if self.span is None:
+            bom = "\ufeff" if self.text.startswith("\ufeff") else ""
+            return bom + block + self.newline + self.text[len(bom) :]
+        start, end = self.span
+        return self.text[:start] + block + self.text[end:]
+
+
+def render_block(lines: Sequence[str], newline: str = "\n") -> str:
+    return START + newline + "".join(line + newline for line in lines) + END
+
+
+def block_size(lines: Sequence[str], newline: str = "\n") -> int:
+    """Bytes of the block, markers included (the cap's measure)."""
+    return len(render_block(lines, newline).encode("utf-8", "surrogateescape"))
+
+
+def decode(data: bytes) -> str:
+    return data.decode("utf-8", "surrogateescape")
+
+
+def encode(text: str) -> bytes:
+    return text.encode("utf-8", "surrogateescape")
+
+
+def _line_no(text: str, index: int) -> int:
+    return text.count("\n", 0, index) + 1
+
+
+def parse(text: str, path: Path) -> Document:
+    """Split MEMORY.md; a malformed block raises with what is wrong and on which line."""
+    newline = "\r\n" if "\r\n" in text and text.count("\r\n") * 2 >= text.count("\n") else "\n"
+    starts = [m.start() for m in re.finditer(re.escape(START), text)]
+    ends = [m.start() for m in re.finditer(re.escape(END), text)]
+    where = path.name
+    if len(starts) > 1:
+        lines = ", ".join(str(_line_no(text, i)) for i in starts)
+        raise MalformedBlock(f"{path}: malformed hindsight block: start marker appears {len(starts)} times (lines {lines})")
+    if len(ends) > 1:
+        lines = ", ".join(str(_line_no(text, i)) for i in ends)
+        raise MalformedBlock(f"{path}: malformed hindsight block: end marker appears {len(ends)} times (lines {lines})")
+    if starts and not ends:
+        raise MalformedBlock(
+            f"{path}: malformed hindsight block: start marker on line {_line_no(text, starts[0])} has no end marker"
+        )
+    if ends and not starts:
+        raise MalformedBlock(
+            f"{path}: malformed hindsight block: end marker on line {_line_no(text, ends[0])} has no start marker"
+        )
+    if not starts:
+        return Document(path, text, newline, None, [])
+    start, end = starts[0], ends[0]
+    if end < start:
+        raise MalformedBlock(
+            f"{path}: malformed hindsight block: end marker (line {_line_no(text, end)}) comes before "
+            f"start marker (line {_line_no(text, start)}) in {where}"
+        )
+    inner = text[start + len(START) : end]
+    lines = [line.strip() for line in inner.splitlines() if line.strip()]
+    return Document(path, text, newline, (start, end + len(END)), lines)
+
+
+def fit(lines: list[str], max_bytes: int, newline: str = "\n") -> tuple[list[str], list[str]]:
+    """Drop the oldest (bottom) lines until the block fits; returns (kept, pruned newest-first)."""
+    kept = list(lines)
+    pruned: list[str] = []
+    while kept and (block_size(kept, newline) > max_bytes or len(kept) + 2 > MAX_LINES):
+        pruned.insert(0, kept.pop())
+    return kept, pruned
+
+
+def archive_section(pruned: Sequence[str], day: date) -> bytes:
+    body = "".join(line + "\n" for line in pruned)
+    return encode(f"\n## Archived {day.isoformat()}\n\n{body}")
+
+
+@dataclass
+class AddResult:
+    added: list[Entry] = field(default_factory=list)
+    duplicates: list[Entry] = field(default_factory=list)
+    too_big: list[Entry] = field(default_factory=list)
+    pruned: list[str] = field(default_factory=list)
+
+
+class MemoryStore:
+    """MEMORY.md, MEMORY.archive.md and the lock that serializes hindsight's writers."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.path = folder / MEMORY_FILE
+        self.archive_path = folder / ARCHIVE_FILE
+        self.lock_path = folder / "hindsight" / ".lock"
+
+    def read(self) -> Document:
+        data = fsutil.read_bytes(self.path)
+        return parse(decode(data or b""), self.path)
+
+    def archive_keys(self) -> set[str]:
+        data = fsutil.read_bytes(self.archive_path)
+        if not data:
+            return set()
+        return {key_of_line(line) for line in decode(data).splitlines() if line.startswith("- ")}
+
+    def add(self, entries: Iterable[Entry], max_bytes: int = DEFAULT_MAX_BYTES, day: date | None = None) -> AddResult:
+        """Put new entries on top (first given ends up first), refuse duplicates, prune to the cap."""
+        wanted = list(entries)
+        return self._change(wanted, max_bytes, day or clock.today())
+
+    def prune(self, max_bytes: int = DEFAULT_MAX_BYTES, day: date | None = None) -> AddResult:
+        return self._change([], max_bytes, day or clock.today())
+
+    def _change(self, wanted: list[Entry], max_bytes: int, day: date) -> AddResult:
+        minimum = block_size([])
+        if max_bytes < minimum:
+            raise HindsightError(f"--max-bytes {max_bytes} is below the size of an empty block ({minimum} bytes)")
+        with fsutil.locked(self.lock_path):
+            for _ in range(_MERGE_ATTEMPTS):
+                before = fsutil.read_bytes(self.path)
+                doc = parse(decode(before or b""), self.path)
+                result = self._plan(doc, wanted, max_bytes)
+                if not result.added and not result.pruned:
+                    return result
+                kept_new = [e.line() for e in result.added]
+                lines, pruned = fit(kept_new + doc.lines, max_bytes, doc.newline)
+                result.pruned = pruned
+                new_text = encode(doc.render(lines))
+
+                def unchanged(expected: bytes | None = before) -> bool:
+                    # Claude Code's auto memory writes MEMORY.md without our lock.
+                    return fsutil.read_bytes(self.path) == expected
+
+                def archive_then_check() -> bool:
+                    if not unchanged():
+                        return False
+                    if pruned:
+                        fsutil.append_file(self.archive_path, archive_section(pruned, day))
+                    return True
+
+                if fsutil.atomic_write(self.path, new_text, precondition=archive_then_check):
+                    return result
+        raise HindsightError(f"{self.path} kept changing while hindsight wrote it; try again")
+
+    def _plan(self, doc: Document, wanted: list[Entry], max_bytes: int) -> AddResult:
+        result = AddResult()
+        seen = {key_of_line(line) for line in doc.lines}
+        if wanted:
+            seen |= self.archive_keys()
+        for entry in wanted:
+            key = normalize_title(entry.title)
+            if key in seen:
+                result.duplicates.append(entry)
+            elif block_size([entry.line()], doc.newline) > max_bytes:
+                result.too_big.append(entry)
+            else:
+                seen.add(key)
+                result.added.append(entry)
+        if not result.added:
+            _, result.pruned = fit(doc.lines, max_bytes, doc.newline)
+        return result
+
+
+def check(doc: Document, max_bytes: int = DEFAULT_MAX_BYTES) -> list[str]:
+    """Problems with a well-formed block's contents, one readable line each."""
+    problems: list[str] = []
+    seen: dict[str, int] = {}
+    for number, line in enumerate(doc.lines, 1):
+        match = ENTRY_RE.match(line)
+        label = f"entry {number}"
+        if not match:
+            problems.append(f"{label}: not in the form '- **title** (YYYY-MM-DD) body [kind]': {line[:80]}")
+        else:
+            label = f"entry {number} ({match['title']})"
+            if match["kind"] not in KINDS:
+                problems.append(f"{label}: unknown kind [{match['kind']}]")
+            try:
+                date.fromisoformat(match["date"])
+            except ValueError:
+                problems.append(f"{label}: invalid date {match['date']}")
+        key = key_of_line(line)
+        if key in seen:
+            problems.append(f"{label}: duplicates entry {seen[key]}")
+        seen.setdefault(key, number)
+    if doc.span is not None:
+        size = block_size(doc.lines, doc.newline)
+        if size > max_bytes:
+            problems.append(f"block is {size} bytes, over the cap of {max_bytes} (run 'hindsight memory prune')")
+        if len(doc.lines) + 2 > MAX_LINES:
+            problems.append(f"block is {len(doc.lines) + 2} lines, over the cap of {MAX_LINES}")
+    return problems

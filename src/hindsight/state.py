@@ -1,0 +1,94 @@
+"""state.json: the watermark and the evidence keys that keep a finding from being reported twice.
+
+Only ids and hashes live here, never transcript text.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from hindsight import fsutil
+from hindsight.clock import iso, parse_iso
+from hindsight.errors import HindsightError
+
+STATE_VERSION = 1
+
+
+@dataclass
+class State:
+    last_scan: datetime | None = None
+    scan_started: datetime | None = None
+    reported: set[str] = field(default_factory=set)
+    last_run: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> bytes:
+        doc = {
+            "version": STATE_VERSION,
+            "last_scan": iso(self.last_scan) if self.last_scan else None,
+            "scan_started": iso(self.scan_started) if self.scan_started else None,
+            "reported": sorted(self.reported),
+            "last_run": self.last_run,
+        }
+        return orjson.dumps(doc, option=orjson.OPT_INDENT_2) + b"\n"
+
+
+def state_path(memory_dir: Path) -> Path:
+    return memory_dir / "hindsight" / "state.json"
+
+
+def _corrupt(path: Path, why: str) -> HindsightError:
+    return HindsightError(
+        f"{path} is corrupt ({why}); fix or move it aside, or pass --since (e.g. --since 3d) "
+        "to read without the watermark"
+    )
+
+
+def load(memory_dir: Path, *, tolerate_corrupt: bool = False) -> State:
+    """The saved state; missing means a first run. A corrupt file is an error unless the caller
+    was told a window explicitly (``--since``), never a silent reset."""
+    path = state_path(memory_dir)
+    data = fsutil.read_bytes(path)
+    if data is None:
+        return State()
+    try:
+        doc = orjson.loads(data)
+        if not isinstance(doc, dict):
+            raise ValueError("not a JSON object")
+        version = doc.get("version", STATE_VERSION)
+        if not isinstance(version, int) or version > STATE_VERSION:
+            raise ValueError(f"unknown version {version!r}")
+        reported = doc.get("reported") or []
+        last_run = doc.get("last_run") or {}
+        if not isinstance(reported, list) or not all(isinstance(k, str) for k in reported):
+            raise ValueError("'reported' is not a list of strings")
+        if not isinstance(last_run, dict):
+            raise ValueError("'last_run' is not an object")
+        return State(
+            last_scan=_time(doc.get("last_scan")),
+            scan_started=_time(doc.get("scan_started")),
+            reported=set(reported),
+            last_run=last_run,
+        )
+    except (orjson.JSONDecodeError, ValueError, TypeError) as exc:
+        if tolerate_corrupt:
+            return State()
+        raise _corrupt(path, str(exc).splitlines()[0] if str(exc) else type(exc).__name__) from exc
+
+
+def _time(value: object) -> datetime | None:
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise ValueError(f"time {value!r} is not a string")
+    return parse_iso(value)
+
+
+def save(memory_dir: Path, state: State) -> Path:
+    path = state_path(memory_dir)
+    fsutil.atomic_write(path, state.to_json())
+    return path

@@ -35,9 +35,13 @@ class _Formatter(argparse.RawDescriptionHelpFormatter):
 def _common() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     group = common.add_argument_group("where")
-    group.add_argument("--repo", metavar="DIR", default=".", help="repository or any folder in it (default: .)")
     group.add_argument(
-        "--claude-home", metavar="DIR", help="Claude Code home (default: $CLAUDE_CONFIG_DIR, else ~/.claude)"
+        "--repo", metavar="DIR", default=".", help="repository or any folder in it (default: .)"
+    )
+    group.add_argument(
+        "--claude-home",
+        metavar="DIR",
+        help="Claude Code home (default: $CLAUDE_CONFIG_DIR, else ~/.claude)",
     )
     group.add_argument(
         "--memory-dir",
@@ -94,79 +98,199 @@ def build_parser() -> argparse.ArgumentParser:
     common = _common()
     sub = parser.add_subparsers(dest="command", metavar="<command>")
 
-    p = _add(sub, "run", "read new sessions, judge them, write the report and memory, advance the watermark",
-             "  hindsight run\n  hindsight run --since 30d --dry-run\n  hindsight run --json --quiet\n", common)
+    p = _add(
+        sub,
+        "run",
+        "read new sessions, judge them, write the report and memory, advance the watermark",
+        "  hindsight run\n  hindsight run --since 30d --dry-run\n  hindsight run --json --quiet\n",
+        common,
+    )
     _window(p)
-    p.add_argument("--judge", default="rules", help="who judges the evidence (default: rules, built in)")
-    p.add_argument("--dry-run", action="store_true", help="write nothing; print what would be written")
+    p.add_argument(
+        "--judge", default="rules", help="who judges the evidence (default: rules, built in)"
+    )
+    p.add_argument(
+        "--dry-run", action="store_true", help="write nothing; print what would be written"
+    )
     p.add_argument("--json", action="store_true", help="print the summary as one JSON document")
     p.add_argument("--quiet", action="store_true", help="print only errors")
 
-    p = _add(sub, "scan", "list the transcripts a run would read, with their counts; writes nothing",
-             "  hindsight scan\n  hindsight scan --since 7d --json\n", common)
+    p = _add(
+        sub,
+        "scan",
+        "list the transcripts a run would read, with their counts; writes nothing",
+        "  hindsight scan\n  hindsight scan --since 7d --json\n",
+        common,
+    )
     _window(p)
     p.add_argument("--json", action="store_true", help="print one JSON document")
 
-    p = _add(sub, "digest", "print the evidence of pending sessions for a model judge",
-             "  hindsight digest > evidence.md\n  hindsight digest --max-bytes 30000 --json\n", common)
+    p = _add(
+        sub,
+        "digest",
+        "print the evidence of pending sessions for a model judge",
+        "  hindsight digest > evidence.md\n  hindsight digest --max-bytes 30000 --json\n",
+        common,
+    )
     _window(p)
-    p.add_argument("--max-bytes", type=_positive_bytes, default=60_000, metavar="N",
-                   help="byte budget of the digest (default: 60000)")
+    p.add_argument(
+        "--max-bytes",
+        type=_positive_bytes,
+        default=60_000,
+        metavar="N",
+        help="byte budget of the digest (default: 60000)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON document")
 
-    p = _add(sub, "apply", "write the report and memory from a judge's lessons JSON",
-             "  hindsight apply lessons.json\n  hindsight apply - < lessons.json\n", common)
-    p.add_argument("lessons", metavar="LESSONS.json", help="the judge's JSON (per 'hindsight schema'), or - for stdin")
+    p = _add(
+        sub,
+        "apply",
+        "write the report and memory from a judge's lessons JSON",
+        "  hindsight apply lessons.json\n  hindsight apply - < lessons.json\n",
+        common,
+    )
+    p.add_argument(
+        "lessons",
+        metavar="LESSONS.json",
+        help="the judge's JSON (per 'hindsight schema'), or - for stdin",
+    )
     p.add_argument("--json", action="store_true", help="print the summary as one JSON document")
 
-    _add(sub, "commit", "advance the watermark to the start of the last scan", "  hindsight commit\n", common)
+    _add(
+        sub,
+        "commit",
+        "advance the watermark to the start of the last scan",
+        "  hindsight commit\n",
+        common,
+    )
 
-    p = _add(sub, "memory", "show, add to, prune or check the hindsight block of MEMORY.md",
-             "  hindsight memory show\n"
-             "  hindsight memory add --title '`make test` has no target; use `make check`' "
-             "--body 'The Makefile defines check only.' --kind fix\n"
-             "  hindsight memory prune --max-bytes 4096\n  hindsight memory check\n", common)
+    p = _add(
+        sub,
+        "memory",
+        "show, add to, prune or check the hindsight block of MEMORY.md",
+        "  hindsight memory show\n"
+        "  hindsight memory add --title '`make test` has no target; use `make check`' "
+        "--body 'The Makefile defines check only.' --kind fix\n"
+        "  hindsight memory prune --max-bytes 4096\n  hindsight memory check\n",
+        common,
+    )
     msub = p.add_subparsers(dest="action", metavar="<action>", required=True)
-    m = _add(msub, "show", "print the entries of the block, newest first", "  hindsight memory show --json\n",
-             common, module="memory")
+    m = _add(
+        msub,
+        "show",
+        "print the entries of the block, newest first",
+        "  hindsight memory show --json\n",
+        common,
+        module="memory",
+    )
     m.add_argument("--json", action="store_true", help="print one JSON document")
-    m = _add(msub, "add", "add one entry on top; refuses a duplicate title, prunes to the cap",
-             "  hindsight memory add --title 'Tests need PGHOST=/tmp' --body 'Set it before pytest.' --kind fix\n",
-             common, module="memory")
+    m = _add(
+        msub,
+        "add",
+        "add one entry on top; refuses a duplicate title, prunes to the cap",
+        "  hindsight memory add --title 'Tests need PGHOST=/tmp' --body 'Set it before pytest.' --kind fix\n",
+        common,
+        module="memory",
+    )
     m.add_argument("--title", required=True, help="short and specific: it is the dedup key")
     m.add_argument("--body", required=True, help="one or two sentences")
-    m.add_argument("--kind", default="trap",
-                   choices=("trap", "fix", "slow", "search", "preference", "decision", "reference", "unfinished"),
-                   help="default: trap")
-    m.add_argument("--max-bytes", type=_positive_bytes, default=6144, metavar="N",
-                   help="cap of the block, markers included (default: 6144)")
-    m = _add(msub, "prune", "move the oldest entries to MEMORY.archive.md until the block fits the cap",
-             "  hindsight memory prune --max-bytes 4096\n", common, module="memory")
-    m.add_argument("--max-bytes", type=_positive_bytes, default=6144, metavar="N",
-                   help="cap of the block, markers included (default: 6144)")
-    m = _add(msub, "check", "validate the block; exit 1 listing what is wrong", "  hindsight memory check\n",
-             common, module="memory")
-    m.add_argument("--max-bytes", type=_positive_bytes, default=6144, metavar="N",
-                   help="cap to check against (default: 6144)")
+    m.add_argument(
+        "--kind",
+        default="trap",
+        choices=(
+            "trap",
+            "fix",
+            "slow",
+            "search",
+            "preference",
+            "decision",
+            "reference",
+            "unfinished",
+        ),
+        help="default: trap",
+    )
+    m.add_argument(
+        "--max-bytes",
+        type=_positive_bytes,
+        default=6144,
+        metavar="N",
+        help="cap of the block, markers included (default: 6144)",
+    )
+    m = _add(
+        msub,
+        "prune",
+        "move the oldest entries to MEMORY.archive.md until the block fits the cap",
+        "  hindsight memory prune --max-bytes 4096\n",
+        common,
+        module="memory",
+    )
+    m.add_argument(
+        "--max-bytes",
+        type=_positive_bytes,
+        default=6144,
+        metavar="N",
+        help="cap of the block, markers included (default: 6144)",
+    )
+    m = _add(
+        msub,
+        "check",
+        "validate the block; exit 1 listing what is wrong",
+        "  hindsight memory check\n",
+        common,
+        module="memory",
+    )
+    m.add_argument(
+        "--max-bytes",
+        type=_positive_bytes,
+        default=6144,
+        metavar="N",
+        help="cap to check against (default: 6144)",
+    )
 
-    _add(sub, "schema", "print the JSON schema of the lessons every judge returns", "  hindsight schema\n", common)
+    _add(
+        sub,
+        "schema",
+        "print the JSON schema of the lessons every judge returns",
+        "  hindsight schema\n",
+        common,
+    )
 
-    p = _add(sub, "install", "install the Claude Code skill and/or the SessionEnd hook",
-             "  hindsight install --skill\n  hindsight install --hook --scope project\n", common)
+    p = _add(
+        sub,
+        "install",
+        "install the Claude Code skill and/or the SessionEnd hook",
+        "  hindsight install --skill\n  hindsight install --hook --scope project\n",
+        common,
+    )
     p.add_argument("--skill", action="store_true", help="write the skill to the skills folder")
     p.add_argument("--hook", action="store_true", help="add a SessionEnd hook to the settings file")
     p.add_argument("--scope", choices=("user", "project"), default="user", help="default: user")
 
-    p = _add(sub, "hook", "entry point for agent hooks (reads the hook JSON on stdin)",
-             "  hindsight hook session-end < hook.json\n", common)
+    p = _add(
+        sub,
+        "hook",
+        "entry point for agent hooks (reads the hook JSON on stdin)",
+        "  hindsight hook session-end < hook.json\n",
+        common,
+    )
     p.add_argument("event", choices=("session-end",), help="the hook event")
 
-    p = _add(sub, "status", "where memory, archive, reports and state live; the watermark; the last run",
-             "  hindsight status\n  hindsight status --json\n", common)
+    p = _add(
+        sub,
+        "status",
+        "where memory, archive, reports and state live; the watermark; the last run",
+        "  hindsight status\n  hindsight status --json\n",
+        common,
+    )
     p.add_argument("--json", action="store_true", help="print one JSON document")
 
-    _add(sub, "selfcheck", "check the memory store's guarantees in a temporary folder",
-         "  hindsight selfcheck\n", common)
+    _add(
+        sub,
+        "selfcheck",
+        "check the memory store's guarantees in a temporary folder",
+        "  hindsight selfcheck\n",
+        common,
+    )
     return parser
 
 

@@ -44,7 +44,9 @@ def normalize_title(title: str) -> str:
     """The dedup key: casefolded, dates, markdown and punctuation removed, whitespace collapsed."""
     text = unicodedata.normalize("NFKC", title).casefold()
     text = _DATE_RE.sub(" ", text)
-    text = "".join(" " if ch.isspace() else ch for ch in text if unicodedata.category(ch)[0] not in "PS")
+    text = "".join(
+        " " if ch.isspace() else ch for ch in text if unicodedata.category(ch)[0] not in "PS"
+    )
     return " ".join(text.split())
 
 
@@ -130,13 +132,16 @@ def parse(text: str, path: Path) -> Document:
     newline = "\r\n" if "\r\n" in text and text.count("\r\n") * 2 >= text.count("\n") else "\n"
     starts = [m.start() for m in re.finditer(re.escape(START), text)]
     ends = [m.start() for m in re.finditer(re.escape(END), text)]
-    where = path.name
     if len(starts) > 1:
         lines = ", ".join(str(_line_no(text, i)) for i in starts)
-        raise MalformedBlock(f"{path}: malformed hindsight block: start marker appears {len(starts)} times (lines {lines})")
+        raise MalformedBlock(
+            f"{path}: malformed hindsight block: start marker appears {len(starts)} times (lines {lines})"
+        )
     if len(ends) > 1:
         lines = ", ".join(str(_line_no(text, i)) for i in ends)
-        raise MalformedBlock(f"{path}: malformed hindsight block: end marker appears {len(ends)} times (lines {lines})")
+        raise MalformedBlock(
+            f"{path}: malformed hindsight block: end marker appears {len(ends)} times (lines {lines})"
+        )
     if starts and not ends:
         raise MalformedBlock(
             f"{path}: malformed hindsight block: start marker on line {_line_no(text, starts[0])} has no end marker"
@@ -151,11 +156,11 @@ def parse(text: str, path: Path) -> Document:
     if end < start:
         raise MalformedBlock(
             f"{path}: malformed hindsight block: end marker (line {_line_no(text, end)}) comes before "
-            f"start marker (line {_line_no(text, start)}) in {where}"
+            f"start marker (line {_line_no(text, start)})"
         )
     inner = text[start + len(START) : end]
-    lines = [line.strip() for line in inner.splitlines() if line.strip()]
-    return Document(path, text, newline, (start, end + len(END)), lines)
+    entry_lines = [line.strip() for line in inner.splitlines() if line.strip()]
+    return Document(path, text, newline, (start, end + len(END)), entry_lines)
 
 
 def fit(lines: list[str], max_bytes: int, newline: str = "\n") -> tuple[list[str], list[str]]:
@@ -199,7 +204,9 @@ class MemoryStore:
             return set()
         return {key_of_line(line) for line in decode(data).splitlines() if line.startswith("- ")}
 
-    def add(self, entries: Iterable[Entry], max_bytes: int = DEFAULT_MAX_BYTES, day: date | None = None) -> AddResult:
+    def add(
+        self, entries: Iterable[Entry], max_bytes: int = DEFAULT_MAX_BYTES, day: date | None = None
+    ) -> AddResult:
         """Put new entries on top (first given ends up first), refuse duplicates, prune to the cap."""
         wanted = list(entries)
         return self._change(wanted, max_bytes, day or clock.today())
@@ -210,7 +217,10 @@ class MemoryStore:
     def _change(self, wanted: list[Entry], max_bytes: int, day: date) -> AddResult:
         minimum = block_size([])
         if max_bytes < minimum:
-            raise HindsightError(f"--max-bytes {max_bytes} is below the size of an empty block ({minimum} bytes)")
+            raise HindsightError(
+                f"--max-bytes {max_bytes} is below the size of an empty block ({minimum} bytes)"
+            )
+        self.read()  # a malformed block fails here, before the lock creates anything
         with fsutil.locked(self.lock_path):
             for _ in range(_MERGE_ATTEMPTS):
                 before = fsutil.read_bytes(self.path)
@@ -221,22 +231,28 @@ class MemoryStore:
                 kept_new = [e.line() for e in result.added]
                 lines, pruned = fit(kept_new + doc.lines, max_bytes, doc.newline)
                 result.pruned = pruned
-                new_text = encode(doc.render(lines))
-
-                def unchanged(expected: bytes | None = before) -> bool:
-                    # Claude Code's auto memory writes MEMORY.md without our lock.
-                    return fsutil.read_bytes(self.path) == expected
-
-                def archive_then_check() -> bool:
-                    if not unchanged():
-                        return False
-                    if pruned:
-                        fsutil.append_file(self.archive_path, archive_section(pruned, day))
-                    return True
-
-                if fsutil.atomic_write(self.path, new_text, precondition=archive_then_check):
+                if self._write_if_unchanged(before, encode(doc.render(lines)), pruned, day):
                     return result
         raise HindsightError(f"{self.path} kept changing while hindsight wrote it; try again")
+
+    def _write_if_unchanged(
+        self, before: bytes | None, new: bytes, pruned: list[str], day: date
+    ) -> bool:
+        """Replace MEMORY.md only if nobody changed it since ``before`` was read.
+
+        Claude Code's auto memory writes the file without our lock; on a change the caller merges
+        again. The archive is appended only once the check passed, so a retry cannot archive twice,
+        and before the rename, so a crash between the two loses no entry.
+        """
+
+        def archive_then_check() -> bool:
+            if fsutil.read_bytes(self.path) != before:
+                return False
+            if pruned:
+                fsutil.append_file(self.archive_path, archive_section(pruned, day))
+            return True
+
+        return fsutil.atomic_write(self.path, new, precondition=archive_then_check)
 
     def _plan(self, doc: Document, wanted: list[Entry], max_bytes: int) -> AddResult:
         result = AddResult()
@@ -265,7 +281,9 @@ def check(doc: Document, max_bytes: int = DEFAULT_MAX_BYTES) -> list[str]:
         match = ENTRY_RE.match(line)
         label = f"entry {number}"
         if not match:
-            problems.append(f"{label}: not in the form '- **title** (YYYY-MM-DD) body [kind]': {line[:80]}")
+            problems.append(
+                f"{label}: not in the form '- **title** (YYYY-MM-DD) body [kind]': {line[:80]}"
+            )
         else:
             label = f"entry {number} ({match['title']})"
             if match["kind"] not in KINDS:
@@ -281,7 +299,9 @@ def check(doc: Document, max_bytes: int = DEFAULT_MAX_BYTES) -> list[str]:
     if doc.span is not None:
         size = block_size(doc.lines, doc.newline)
         if size > max_bytes:
-            problems.append(f"block is {size} bytes, over the cap of {max_bytes} (run 'hindsight memory prune')")
+            problems.append(
+                f"block is {size} bytes, over the cap of {max_bytes} (run 'hindsight memory prune')"
+            )
         if len(doc.lines) + 2 > MAX_LINES:
             problems.append(f"block is {len(doc.lines) + 2} lines, over the cap of {MAX_LINES}")
     return problems

@@ -15,7 +15,12 @@ _CURATED = "# My notes\r\n\r\nKeep the CI green — ünïcode stays.\r\nno trail
 
 
 def _entry(n: int, title: str | None = None) -> Entry:
-    return Entry.make(title or f"Lesson number {n}", f"Body of lesson {n}, long enough to count. " * 2, "trap", _DAY)
+    return Entry.make(
+        title or f"Lesson number {n}",
+        f"Body of lesson {n}, long enough to count. " * 2,
+        "trap",
+        _DAY,
+    )
 
 
 def _newest_first(folder: Path) -> str | None:
@@ -35,7 +40,11 @@ def _prune_keeps_newest(folder: Path) -> str | None:
     archive = (folder / ARCHIVE_FILE).read_text(encoding="utf-8")
     if kept != ["Lesson number 5", "Lesson number 4", "Lesson number 3"]:
         return f"kept {kept}"
-    if "Lesson number 1" not in archive or "Lesson number 2" not in archive or "## Archived" not in archive:
+    if (
+        "Lesson number 1" not in archive
+        or "Lesson number 2" not in archive
+        or "## Archived" not in archive
+    ):
         return "oldest entries missing from the archive"
     return None
 
@@ -47,7 +56,11 @@ def _curated_untouched(folder: Path) -> str | None:
     store.add([_entry(1)], day=_DAY)
     store.add([_entry(2)], day=_DAY)
     data = store.path.read_bytes()
-    return None if data.endswith(original) and data.startswith(b"<!-- hindsight:start -->") else "notes changed"
+    return (
+        None
+        if data.endswith(original) and data.startswith(b"<!-- hindsight:start -->")
+        else "notes changed"
+    )
 
 
 def _duplicates_refused(folder: Path) -> str | None:

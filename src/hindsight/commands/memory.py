@@ -51,7 +51,9 @@ def _add(store: MemoryStore, args: argparse.Namespace) -> int:
     entry = Entry.make(args.title, args.body, args.kind, clock.today())
     result = store.add([entry], args.max_bytes)
     if result.duplicates:
-        print(f"not added: an entry titled like {entry.title!r} is already in memory or the archive")
+        print(
+            f"not added: an entry titled like {entry.title!r} is already in memory or the archive"
+        )
         return 0
     if result.too_big:
         size = len(entry.line().encode())

@@ -33,3 +33,7 @@ def parse_iso(text: str) -> datetime:
 
 def iso(value: datetime) -> str:
     return value.astimezone(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def from_timestamp(seconds: float) -> datetime:
+    return datetime.fromtimestamp(seconds, timezone.utc)

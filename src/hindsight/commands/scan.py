@@ -1,0 +1,78 @@
+"""hindsight scan: the pending transcripts, read for real counts; writes nothing at all."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+import orjson
+
+from hindsight import clock, discover, state
+from hindsight.context import Context
+from hindsight.session import ReadStats
+
+
+def run(args: argparse.Namespace) -> int:
+    ctx = Context.from_args(args)
+    now = clock.now()
+    saved = state.load(ctx.memory_dir, tolerate_corrupt=bool(args.since))
+    since = discover.window_start(args.since, saved, now)
+    groups = discover.find(ctx, since)
+    rows: list[dict[str, Any]] = []
+    totals = ReadStats()
+    size = 0
+    for group, session in zip(groups, discover.read(groups)):
+        for transcript in group.files:
+            stats = session.file_stats.get(transcript.path, ReadStats(files_unreadable=1))
+            totals.merge(stats)
+            size += transcript.size
+            rows.append(
+                {
+                    "path": str(transcript.path),
+                    "agent": transcript.agent,
+                    "session_id": transcript.session_id,
+                    "subagent": transcript.subagent,
+                    "cwd": transcript.cwd,
+                    "size": transcript.size,
+                    "mtime": clock.iso(clock.from_timestamp(transcript.mtime)),
+                    "records": stats.records,
+                    "skipped": stats.skipped_total,
+                    "skipped_by_reason": dict(stats.skipped),
+                }
+            )
+    summary = {
+        "transcripts": len(rows),
+        "sessions": len(groups),
+        "bytes": size,
+        "records": totals.records,
+        "skipped": totals.skipped_total,
+        "skipped_by_reason": dict(totals.skipped),
+        "files_unreadable": totals.files_unreadable,
+    }
+    if args.json:
+        doc = {
+            "repo": str(ctx.repo.root),
+            "worktrees": [str(w) for w in ctx.repo.worktrees],
+            "memory_dir": str(ctx.memory_dir),
+            "since": clock.iso(since),
+            "transcripts": rows,
+            "totals": summary,
+        }
+        sys.stdout.buffer.write(orjson.dumps(doc, option=orjson.OPT_INDENT_2) + b"\n")
+        return 0
+    print(
+        f"repo {ctx.repo.root}"
+        + (f" (+{len(ctx.repo.worktrees)} worktrees)" if ctx.repo.worktrees else "")
+    )
+    print(f"changed since {clock.iso(since)}")
+    for row in rows:
+        kind = "  subagent" if row["subagent"] else ""
+        print(
+            f"  {row['path']}  {row['size']:>10,} B  {row['records']:>6} records  {row['skipped']} skipped{kind}"
+        )
+    print(
+        f"{summary['transcripts']} transcripts in {summary['sessions']} sessions, {size:,} bytes, "
+        f"{summary['records']} records, {summary['skipped']} lines skipped"
+    )
+    return 0

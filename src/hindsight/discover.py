@@ -1,0 +1,83 @@
+"""Which transcripts a run reads: every agent's files of this repo changed inside the window."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from pathlib import Path
+
+from hindsight import clock
+from hindsight.context import Context
+from hindsight.errors import HindsightError
+from hindsight.session import Session
+from hindsight.sources.base import Source, Transcript
+from hindsight.state import State
+
+FIRST_RUN_LOOKBACK = timedelta(days=3)
+_RELATIVE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([smhdw])\s*$", re.I)
+_UNITS = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
+
+
+def parse_since(text: str, now: datetime) -> datetime:
+    """``3d``, ``12h``, ``90m``, ``2w`` back from now, or an ISO date or time."""
+    match = _RELATIVE.match(text)
+    if match:
+        return now - timedelta(**{_UNITS[match.group(2).lower()]: float(match.group(1))})
+    try:
+        return clock.parse_iso(text.strip())
+    except ValueError:
+        raise HindsightError(
+            f"--since {text!r}: use 3d, 12h, 90m, 2w or an ISO date such as 2026-11-01"
+        ) from None
+
+
+def window_start(since: str | None, state: State, now: datetime) -> datetime:
+    if since:
+        return parse_since(since, now)
+    if state.last_scan is not None:
+        return state.last_scan
+    return now - FIRST_RUN_LOOKBACK
+
+
+def sources() -> list[Source]:
+    from hindsight.sources.claude_code import ClaudeCodeSource
+
+    return [ClaudeCodeSource()]
+
+
+@dataclass(frozen=True)
+class Group:
+    """The files of one session: its main transcript (absent when only subagents remain)."""
+
+    source: Source
+    main: Transcript | None
+    subagents: list[Transcript]
+
+    @property
+    def files(self) -> list[Transcript]:
+        return ([self.main] if self.main else []) + self.subagents
+
+
+def find(ctx: Context, since: datetime | None) -> list[Group]:
+    groups: list[Group] = []
+    for source in sources():
+        found = source.discover(ctx.repo, _home_for(ctx, source), since)
+        by_session: dict[str, list[Transcript]] = {}
+        for transcript in found:
+            by_session.setdefault(transcript.session_id, []).append(transcript)
+        for files in by_session.values():
+            main = next((t for t in files if not t.subagent), None)
+            groups.append(Group(source, main, [t for t in files if t.subagent]))
+    groups.sort(key=lambda g: min(t.mtime for t in g.files))
+    return groups
+
+
+def _home_for(ctx: Context, source: Source) -> Path:
+    return ctx.claude_home
+
+
+def read(groups: list[Group]) -> Iterator[Session]:
+    for group in groups:
+        yield group.source.read(group.main, group.subagents)

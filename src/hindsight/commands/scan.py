@@ -22,7 +22,7 @@ def run(args: argparse.Namespace) -> int:
     rows: list[dict[str, Any]] = []
     totals = ReadStats()
     size = 0
-    for group, session in zip(groups, discover.read(groups)):
+    for group, session in zip(groups, discover.read(groups), strict=True):
         for transcript in group.files:
             stats = session.file_stats.get(transcript.path, ReadStats(files_unreadable=1))
             totals.merge(stats)

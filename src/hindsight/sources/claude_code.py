@@ -333,8 +333,9 @@ class _Reader:
     def _todos(self, call: s.ToolCall, text: str, ts: datetime | None, line: int) -> None:
         """Todo state as the agent left it; only calls that succeeded change it."""
         todos: list[dict[str, str]] | None = None
-        if call.name == "TodoWrite" and isinstance(call.input.get("todos"), list):
-            todos = [_todo(t) for t in call.input["todos"] if isinstance(t, dict)]
+        items = call.input.get("todos")
+        if call.name == "TodoWrite" and isinstance(items, list):
+            todos = [_todo(t) for t in items if isinstance(t, dict)]
         elif call.name == "TaskCreate":
             match = _TASK_ID.search(text)
             task_id = match.group(1) if match else str(len(self.tasks) + 1)

@@ -1,0 +1,158 @@
+"""The Claude Code reader on real transcripts of four versions and on our own recordings.
+
+Every number here was counted by hand in the raw JSONL (grep / a throwaway script), not taken
+from the reader's output."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+from conftest import OWN_FIXTURES, shared_fixture
+from hindsight import session as s
+from hindsight.sources.base import Transcript
+from hindsight.sources.claude_code import ClaudeCodeSource
+
+
+def transcript(path: Path, subagent: bool = False) -> Transcript:
+    st = path.stat()
+    return Transcript(path, "claude-code", path.stem, st.st_size, st.st_mtime, subagent)
+
+
+def read(main: Path, *subagents: Path) -> s.Session:
+    return ClaudeCodeSource().read(transcript(main), [transcript(p, True) for p in subagents])
+
+
+def failures(session: s.Session) -> list[tuple[int | None, str]]:
+    return [(t.exit_code, t.command or "") for t in session.shell_calls() if t.failed]
+
+
+def test_v2_0_76_main_and_sidechain() -> None:
+    main = shared_fixture("claude-code/v2.0.76/sample_main_transcript.jsonl")
+    side = shared_fixture("claude-code/v2.0.76/sample_agent_sidechain.jsonl")
+    sess = read(main, side)
+    assert sess.version == "2.0.76" and sess.cwd == "/workspace"
+    assert sess.stats.records == 65 and sess.stats.skipped_total == 0
+    assert len(sess.prompts()) == 5
+    assert sess.prompts()[3] == "can you run `cat nonexistent.txt`"
+    assert len(sess.shell_calls()) == 5
+    assert failures(sess) == [
+        (1, "cat nonexistent.txt"),
+        (127, "python /workspace/number_generator.py"),
+    ]
+    # compact_boundary + the isCompactSummary record; the summary is not a typed prompt.
+    assert [e.text for e in sess.events if e.kind == s.COMPACTION] == ["boundary", "summary"]
+    assert sess.subagent_files == [side]
+    assert Counter(e.subagent for e in sess.events)["sample_agent_sidechain"] == 1
+    assert sess.files_edited() == [
+        "/workspace/hello_world.py",
+        "/workspace/number_generator.py",
+        "/workspace/data.txt",
+    ]
+    assert all(e.at.path in (main, side) and e.at.line >= 1 for e in sess.events)
+
+
+def test_v2_1_39_big_session_with_subagents() -> None:
+    main = shared_fixture("claude-code/v2.1.39/258c7280-ae70-4798-800f-63464d01a85d.jsonl")
+    subs = sorted((main.parent / main.stem / "subagents").glob("agent-*.jsonl"))
+    sess = read(main, *subs)
+    assert sess.session_id == "258c7280-ae70-4798-800f-63464d01a85d"
+    assert sess.git_branch == "spotter-gqc" and sess.version == "2.1.39"
+    assert sess.stats.records == 1863 + 10 + 4 and sess.stats.skipped_total == 0
+    assert sess.prompts() == ["Implement spotter-gqc", "did you push?"]
+    assert len(sess.shell_calls()) == 79
+    assert [code for code, _ in failures(sess)] == [128, 1, 2, 2, 2]
+    assert failures(sess)[0][1] == "git push 2>&1"
+    assert (
+        Counter(t.status for t in sess.tools())[s.REJECTED] == 1
+    )  # the TaskOutput the user refused
+    assert len([e for e in sess.events if e.kind == s.INTERRUPT]) == 1
+    assert sess.urls_fetched() == [
+        "https://code.claude.com/docs/en/claude_code_docs_map.md",
+        "https://code.claude.com/docs/en/hooks.md",
+    ]
+    by_agent = Counter(e.subagent for e in sess.events)
+    assert by_agent["a881341"] == 5 and by_agent["acompact-fffbd0"] == 1
+    slow = [t for t in sess.shell_calls() if (t.duration_s or 0) >= 60]
+    assert len(slow) == 5 and all(t.command and t.command.startswith("git add") for t in slow)
+
+
+def test_v2_1_39_short_rejections_and_interrupts() -> None:
+    sess = read(shared_fixture("claude-code/v2.1.39/short.jsonl"))
+    assert sess.prompts() == ["mix phx.server doesnt seem to start"]
+    assert [(t.name, t.status) for t in sess.tools()] == [
+        ("Bash", s.REJECTED),
+        ("Glob", s.REJECTED),
+    ]
+    assert [e.text for e in sess.events if e.kind == s.INTERRUPT] == [
+        "[Request interrupted by user for tool use]"
+    ]
+
+
+def test_v2_1_39_tool_heavy_local_commands_are_not_prompts() -> None:
+    sess = read(shared_fixture("claude-code/v2.1.39/tool_heavy.jsonl"))
+    assert len(sess.prompts()) == 2
+    assert sess.prompts()[0] == "start phoenix in background"
+    assert sess.urls_fetched() == ["https://github.com/xtermjs/xterm.js/issues/1343"]
+    assert len([e for e in sess.events if e.kind == s.INTERRUPT]) == 2
+
+
+def test_v2_1_241_single_lines() -> None:
+    sess = read(shared_fixture("claude-code/v2.1.241/lines.jsonl"))
+    assert sess.stats.records == 8
+    assert sess.prompts() == ["排队甲：这条应该在手机上看得见"]
+    # The Bash success and failure lines were copied without their tool_use: counted, not guessed.
+    assert sess.stats.skipped == Counter({"orphan_result": 2})
+
+
+def test_v2_1_328_recorded_failures() -> None:
+    sess = read(shared_fixture("claude-code/v2.1.328/5e2a6bfc-9d40-4b7f-b9ba-1ded8eefd16c.jsonl"))
+    assert sess.stats.records == 56 and sess.stats.skipped_total == 0
+    assert sess.prompts() == ["Please run the tests and fix the config"]
+    assert failures(sess) == [(1, "python3 -m pytestx tests/")]
+    statuses = {(t.name, t.status) for t in sess.tools()}
+    assert (
+        ("Read", s.ERROR) in statuses
+        and ("Glob", s.ERROR) in statuses
+        and ("Edit", s.ERROR) in statuses
+    )
+    edit = next(t for t in sess.tools() if t.name == "Edit")
+    assert edit.output.startswith("<tool_use_error>String to replace not found in file.")
+    sleep = next(t for t in sess.shell_calls() if t.command and t.command.startswith("sleep 3"))
+    assert sleep.exit_code == 0 and sleep.duration_s is not None and 3.0 <= sleep.duration_s < 4.5
+    # TodoWrite is not offered in this mode: its call failed, so no todo state.
+    assert sess.final_todos() == []
+    assert [e.text for e in sess.events if e.kind == s.ASSISTANT][0] == "Let me run the tests."
+
+
+REC = OWN_FIXTURES / "claude-code" / "v2.1.328-rec" / "projects"
+
+
+def test_own_recording_main_checkout() -> None:
+    sess = read(next((REC / "-tmp-hindsight-rec-acme-app-v2").glob("*.jsonl")))
+    assert sess.cwd == "/tmp/hindsight-rec/acme.app_v2" and sess.git_branch == "main"
+    assert sess.prompts() == ["Run the tests"]
+    assert failures(sess) == [(2, "make test")]
+    fail = sess.shell_calls()[0]
+    assert "No rule to make target 'test'" in fail.output
+    assert sess.shell_calls()[1].command == "make check" and sess.shell_calls()[1].exit_code == 0
+
+
+def test_own_recording_worktree_session() -> None:
+    sess = read(next((REC / "-tmp-hindsight-rec-acme-app-v2-wt-feature").glob("*.jsonl")))
+    assert sess.cwd == "/tmp/hindsight-rec/acme.app_v2.wt_feature" and sess.git_branch == "feature"
+    assert [code for code, _ in failures(sess)] == [1]
+    assert "No module named 'yamlish'" in sess.shell_calls()[0].output
+    assert sess.files_read() == ["/tmp/hindsight-rec/acme.app_v2.wt_feature/docs/deploy_notes.md"]
+    assert len(sess.searches()) == 3  # ls, grep -rn, find
+    build = sess.shell_calls()[-1]
+    assert build.command == "sleep 2; echo built" and (build.duration_s or 0) >= 2.0
+
+
+def test_own_recording_resumed_subfolder_session() -> None:
+    sess = read(next((REC / "-tmp-hindsight-rec-acme-app-v2-src").glob("*.jsonl")))
+    assert sess.cwd == "/tmp/hindsight-rec/acme.app_v2/src"
+    # --resume appended the second prompt to the same file.
+    assert sess.prompts() == ["Show me the config", "no, use the settings file in ../conf instead"]
+    assert failures(sess) == [(1, "cat config.yaml")]
+    assert sess.shell_calls()[-1].output.strip() == "port = 8080"

@@ -1,0 +1,205 @@
+from __future__ import annotations
+
+import json
+import os
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import pytest
+
+from conftest import install_recording, run_cli
+from hindsight import discover
+from hindsight.errors import HindsightError
+from hindsight.state import State
+
+NOW = datetime(2026, 11, 30, 12, 0, tzinfo=timezone.utc)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("3d", NOW - timedelta(days=3)),
+        ("12h", NOW - timedelta(hours=12)),
+        ("90m", NOW - timedelta(minutes=90)),
+        ("2w", NOW - timedelta(weeks=2)),
+        ("2026-11-01", datetime(2026, 11, 1, tzinfo=timezone.utc)),
+        ("2026-11-01T08:30:00Z", datetime(2026, 11, 1, 8, 30, tzinfo=timezone.utc)),
+    ],
+)
+def test_parse_since(text: str, expected: datetime) -> None:
+    assert discover.parse_since(text, NOW) == expected
+
+
+def test_parse_since_rejects_garbage() -> None:
+    with pytest.raises(HindsightError, match="use 3d, 12h"):
+        discover.parse_since("yesterday", NOW)
+
+
+def test_window_start() -> None:
+    assert discover.window_start(None, State(), NOW) == NOW - timedelta(days=3)
+    marked = NOW - timedelta(hours=1)
+    assert discover.window_start(None, State(last_scan=marked), NOW) == marked
+    assert discover.window_start("1d", State(last_scan=marked), NOW) == NOW - timedelta(days=1)
+
+
+def scan(cwd: Path, home: Path, *extra: str) -> dict:
+    done = run_cli("scan", "--json", "--claude-home", str(home), *extra, cwd=cwd)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_scan_finds_every_session_from_main_worktree_and_subfolder(tmp_path: Path) -> None:
+    root, wt, home = install_recording(tmp_path)
+    for cwd in (root, wt, root / "src", wt / "src"):
+        doc = scan(cwd, home, "--since", "3650d")
+        assert doc["repo"] == str(root) and doc["worktrees"] == [str(wt)]
+        cwds = sorted(t["cwd"] for t in doc["transcripts"])
+        assert cwds == sorted([str(root), str(root / "src"), str(wt)])
+        assert doc["totals"]["sessions"] == 3 and doc["totals"]["skipped"] == 0
+        assert doc["totals"]["records"] == 34 + 47 + 45
+        assert doc["memory_dir"] == str(
+            home
+            / "projects"
+            / str(root).replace("/", "-").replace(".", "-").replace("_", "-")
+            / "memory"
+        )
+    assert not any((home / "projects").glob("*/memory")), "scan must not create the memory folder"
+
+
+def test_scan_falls_back_to_cwd_when_folder_name_differs(tmp_path: Path) -> None:
+    root, wt, home = install_recording(tmp_path, misplace_worktree=True)
+    doc = scan(root, home, "--since", "3650d")
+    paths = [t["path"] for t in doc["transcripts"]]
+    assert any("/-renamed-elsewhere/" in p for p in paths) and len(paths) == 3
+
+
+def test_scan_ignores_other_projects(tmp_path: Path) -> None:
+    root, wt, home = install_recording(tmp_path)
+    other = tmp_path / "acme.app_v2x"
+    other.mkdir()
+    doc = scan(other, home, "--since", "3650d")
+    assert doc["transcripts"] == []
+
+
+def test_watermark_window_by_mtime(tmp_path: Path) -> None:
+    root, wt, home = install_recording(tmp_path)
+    old = datetime(2026, 1, 1, tzinfo=timezone.utc).timestamp()
+    for path in (home / "projects").glob("*/*.jsonl"):
+        if "wt-feature" not in path.parent.name:
+            os.utime(path, (old, old))
+    # First run: the last 3 days only.
+    doc = scan(root, home)
+    assert [t["cwd"] for t in doc["transcripts"]] == [str(wt)]
+    assert len(scan(root, home, "--since", "2025-12-01")["transcripts"]) == 3
+    # A saved watermark after everything: nothing pending; --since still widens.
+    memory = tmp_path / "mem"
+    (memory / "hindsight").mkdir(parents=True)
+    (memory / "hindsight" / "state.json").write_text(
+        json.dumps({"last_scan": "2099-01-01T00:00:00Z"})
+    )
+    assert scan(root, home, "--memory-dir", str(memory))["transcripts"] == []
+    assert (
+        len(scan(root, home, "--memory-dir", str(memory), "--since", "3650d")["transcripts"]) == 3
+    )
+
+
+def test_corrupt_state_is_an_error_unless_since(tmp_path: Path) -> None:
+    root, wt, home = install_recording(tmp_path)
+    memory = tmp_path / "mem"
+    (memory / "hindsight").mkdir(parents=True)
+    (memory / "hindsight" / "state.json").write_text("{oops")
+    done = run_cli("scan", "--claude-home", str(home), "--memory-dir", str(memory), cwd=root)
+    assert done.returncode == 1
+    assert (
+        "state.json is corrupt" in done.stderr
+        and "--since" in done.stderr
+        and done.stderr.count("\n") == 1
+    )
+    assert (
+        len(scan(root, home, "--memory-dir", str(memory), "--since", "3650d")["transcripts"]) == 3
+    )
+    assert (memory / "hindsight" / "state.json").read_text() == "{oops"
+
+
+def test_resumed_session_is_pending_again(tmp_path: Path) -> None:
+    root, wt, home = install_recording(tmp_path)
+    memory = tmp_path / "mem"
+    (memory / "hindsight").mkdir(parents=True)
+    mark = datetime.now(timezone.utc)
+    (memory / "hindsight" / "state.json").write_text(
+        json.dumps({"last_scan": mark.isoformat().replace("+00:00", "Z")})
+    )
+    assert scan(root, home, "--memory-dir", str(memory))["transcripts"] == []
+    main = next((home / "projects").glob("*acme-app-v2/*.jsonl"))
+    with main.open("a") as handle:
+        handle.write(
+            json.dumps({"type": "user", "cwd": str(root), "message": {"content": "again"}}) + "\n"
+        )
+    os.utime(main, (mark.timestamp() + 5, mark.timestamp() + 5))
+    doc = scan(root, home, "--memory-dir", str(memory))
+    assert [t["path"] for t in doc["transcripts"]] == [str(main)]
+    assert doc["transcripts"][0]["records"] == 35
+
+
+def test_subagent_files_attach_to_their_session(tmp_path: Path) -> None:
+    from conftest import SHARED_FIXTURES
+
+    fixture = SHARED_FIXTURES / "claude-code" / "v2.1.39"
+    if not fixture.exists():
+        pytest.skip("shared fixtures absent")
+    home = tmp_path / "home"
+    repo = tmp_path / "proj"
+    repo.mkdir()
+    folder = home / "projects" / str(repo.resolve()).replace("/", "-")
+    sid = "258c7280-ae70-4798-800f-63464d01a85d"
+    (folder / sid / "subagents").mkdir(parents=True)
+    for name in ("agent-a881341.jsonl", "agent-acompact-fffbd0.jsonl"):
+        data = (fixture / sid / "subagents" / name).read_bytes()
+        (folder / sid / "subagents" / name).write_bytes(
+            data.replace(
+                b"/home/USER/projects/spotter-worktrees/spotter-gqc", str(repo.resolve()).encode()
+            )
+        )
+    main = (fixture / f"{sid}.jsonl").read_bytes()
+    (folder / f"{sid}.jsonl").write_bytes(
+        main.replace(
+            b"/home/USER/projects/spotter-worktrees/spotter-gqc", str(repo.resolve()).encode()
+        )
+    )
+    doc = scan(repo, home, "--since", "3650d")
+    rows = {Path(t["path"]).name: t for t in doc["transcripts"]}
+    assert sorted(rows) == sorted(
+        [f"{sid}.jsonl", "agent-a881341.jsonl", "agent-acompact-fffbd0.jsonl"]
+    )
+    assert all(t["session_id"] == sid for t in rows.values())
+    assert rows["agent-a881341.jsonl"]["subagent"] and not rows[f"{sid}.jsonl"]["subagent"]
+    assert rows["agent-a881341.jsonl"]["records"] == 10 and rows[f"{sid}.jsonl"]["records"] == 1863
+    assert doc["totals"]["sessions"] == 1
+
+
+def test_v2_0_layout_agent_files_beside_sessions(tmp_path: Path) -> None:
+    """In 2.0.x subagent files sat beside the sessions, named agent-<id>.jsonl."""
+    from conftest import SHARED_FIXTURES
+
+    fixture = SHARED_FIXTURES / "claude-code" / "v2.0.76"
+    if not fixture.exists():
+        pytest.skip("shared fixtures absent")
+    home, repo = tmp_path / "home", tmp_path / "workspace"
+    repo.mkdir()
+    folder = home / "projects" / str(repo.resolve()).replace("/", "-")
+    folder.mkdir(parents=True)
+    sid = "c45af7b1-cb7c-4e51-93db-8cbb250a877a"
+    move = (b'"cwd":"/workspace"', f'"cwd":"{repo.resolve()}"'.encode())
+    (folder / f"{sid}.jsonl").write_bytes(
+        (fixture / "sample_main_transcript.jsonl").read_bytes().replace(*move)
+    )
+    (folder / "agent-af1ff21.jsonl").write_bytes(
+        (fixture / "sample_agent_sidechain.jsonl").read_bytes().replace(*move)
+    )
+    doc = scan(repo, home, "--since", "3650d")
+    rows = {Path(t["path"]).name: t for t in doc["transcripts"]}
+    assert (
+        rows["agent-af1ff21.jsonl"]["session_id"] == sid and rows["agent-af1ff21.jsonl"]["subagent"]
+    )
+    assert rows[f"{sid}.jsonl"]["records"] == 63 and rows["agent-af1ff21.jsonl"]["records"] == 2
+    assert doc["totals"]["sessions"] == 1

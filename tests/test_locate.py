@@ -1,0 +1,96 @@
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from conftest import OWN_FIXTURES
+from hindsight import locate
+
+
+@pytest.mark.parametrize(
+    ("path", "folder"),
+    [
+        ("/tmp/enc/a.b_c d~e+f@g", "-tmp-enc-a-b-c-d-e-f-g"),
+        ("/tmp/enc/ünï", "-tmp-enc--n-"),
+        ("/tmp/enc/" + "x" * 250, ("-tmp-enc-" + "x" * 250)[:200] + "-hy9br0"),
+        ("/home/USER/projects/spotter", "-home-USER-projects-spotter"),
+    ],
+)
+def test_claude_folder_name(path: str, folder: str) -> None:
+    assert locate.claude_folder_name(path) == folder
+
+
+def test_java_hash_matches_java() -> None:
+    assert locate.java_hash("hello") == 99162322
+    assert locate.java_hash("") == 0
+    assert locate.java_hash("polygenelubricants") == -2147483648  # Integer.MIN_VALUE in Java
+    assert locate.base36(abs(locate.java_hash("polygenelubricants"))) == "zik0zk"
+
+
+def test_recorded_folder_names_match_the_rule() -> None:
+    """Folders named by the real Claude Code 2.1.328 for the cwds its records carry."""
+    projects = OWN_FIXTURES / "claude-code" / "v2.1.328-rec" / "projects"
+    import orjson
+
+    seen = 0
+    for transcript in projects.glob("*/*.jsonl"):
+        cwd = next(
+            r["cwd"] for r in map(orjson.loads, transcript.read_bytes().splitlines()) if "cwd" in r
+        )
+        assert locate.claude_folder_name(cwd) == transcript.parent.name
+        seen += 1
+    assert seen == 3
+
+
+def git(*args: str, cwd: Path) -> None:
+    subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True)
+
+
+@pytest.fixture
+def repo_with_worktree(tmp_path: Path) -> tuple[Path, Path]:
+    root = tmp_path / "my.repo_x"
+    root.mkdir()
+    git("init", "-q", "-b", "main", ".", cwd=root)
+    (root / "sub").mkdir()
+    (root / "sub" / "f").write_text("x")
+    git("add", "-A", cwd=root)
+    git("-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "i", cwd=root)
+    wt = tmp_path / "wt.feature"
+    git("worktree", "add", "-q", "-b", "feat", str(wt), cwd=root)
+    return root, wt
+
+
+def test_find_repo_from_anywhere(repo_with_worktree: tuple[Path, Path]) -> None:
+    root, wt = repo_with_worktree
+    for start in (root, root / "sub", wt, wt / "sub"):
+        repo = locate.find_repo(start)
+        assert repo.root == root.resolve()
+        assert repo.worktrees == (wt.resolve(),)
+    repo = locate.find_repo(wt)
+    assert repo.owns(str(wt / "sub" / "deeper")) and repo.owns(str(root))
+    assert not repo.owns(str(root.parent / "my.repo_x2"))
+    assert not repo.owns(str(root.parent))
+
+
+def test_plain_folder_is_its_own_root(tmp_path: Path) -> None:
+    repo = locate.find_repo(tmp_path)
+    assert (
+        repo.root == tmp_path.resolve() and not repo.is_git and repo.roots == (tmp_path.resolve(),)
+    )
+
+
+def test_missing_repo_folder_is_an_error(tmp_path: Path) -> None:
+    with pytest.raises(locate.HindsightError, match="no such folder"):
+        locate.find_repo(tmp_path / "nope")
+
+
+def test_claude_home_and_memory_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "cfg"))
+    assert locate.claude_home(None) == tmp_path / "cfg"
+    assert locate.claude_home(str(tmp_path / "arg")) == tmp_path / "arg"
+    monkeypatch.delenv("CLAUDE_CONFIG_DIR")
+    assert locate.claude_home(None) == Path.home() / ".claude"
+    repo = locate.Repo(Path("/w/a.b"))
+    assert locate.default_memory_dir(Path("/h"), repo) == Path("/h/projects/-w-a-b/memory")

@@ -67,14 +67,14 @@ def test_scan_finds_every_session_from_main_worktree_and_subfolder(tmp_path: Pat
 
 
 def test_scan_falls_back_to_cwd_when_folder_name_differs(tmp_path: Path) -> None:
-    root, wt, home = install_recording(tmp_path, misplace_worktree=True)
+    root, _wt, home = install_recording(tmp_path, misplace_worktree=True)
     doc = scan(root, home, "--since", "3650d")
     paths = [t["path"] for t in doc["transcripts"]]
     assert any("/-renamed-elsewhere/" in p for p in paths) and len(paths) == 3
 
 
 def test_scan_ignores_other_projects(tmp_path: Path) -> None:
-    root, wt, home = install_recording(tmp_path)
+    _root, _wt, home = install_recording(tmp_path)
     other = tmp_path / "acme.app_v2x"
     other.mkdir()
     doc = scan(other, home, "--since", "3650d")
@@ -104,7 +104,7 @@ def test_watermark_window_by_mtime(tmp_path: Path) -> None:
 
 
 def test_corrupt_state_is_an_error_unless_since(tmp_path: Path) -> None:
-    root, wt, home = install_recording(tmp_path)
+    root, _wt, home = install_recording(tmp_path)
     memory = tmp_path / "mem"
     (memory / "hindsight").mkdir(parents=True)
     (memory / "hindsight" / "state.json").write_text("{oops")
@@ -122,7 +122,7 @@ def test_corrupt_state_is_an_error_unless_since(tmp_path: Path) -> None:
 
 
 def test_resumed_session_is_pending_again(tmp_path: Path) -> None:
-    root, wt, home = install_recording(tmp_path)
+    root, _wt, home = install_recording(tmp_path)
     memory = tmp_path / "mem"
     (memory / "hindsight").mkdir(parents=True)
     mark = datetime.now(timezone.utc)

@@ -122,7 +122,7 @@ def test_v2_1_328_recorded_failures() -> None:
     assert sleep.exit_code == 0 and sleep.duration_s is not None and 3.0 <= sleep.duration_s < 4.5
     # TodoWrite is not offered in this mode: its call failed, so no todo state.
     assert sess.final_todos() == []
-    assert [e.text for e in sess.events if e.kind == s.ASSISTANT][0] == "Let me run the tests."
+    assert next(e.text for e in sess.events if e.kind == s.ASSISTANT) == "Let me run the tests."
 
 
 REC = OWN_FIXTURES / "claude-code" / "v2.1.328-rec" / "projects"

@@ -211,6 +211,16 @@ class MemoryStore:
         wanted = list(entries)
         return self._change(wanted, max_bytes, day or clock.today())
 
+    def preview(self, entries: Iterable[Entry], max_bytes: int = DEFAULT_MAX_BYTES) -> AddResult:
+        """What ``add`` would do, writing nothing (for --dry-run)."""
+        doc = self.read()
+        result = self._plan(doc, list(entries), max_bytes)
+        if result.added:
+            _, result.pruned = fit(
+                [e.line() for e in result.added] + doc.lines, max_bytes, doc.newline
+            )
+        return result
+
     def prune(self, max_bytes: int = DEFAULT_MAX_BYTES, day: date | None = None) -> AddResult:
         return self._change([], max_bytes, day or clock.today())
 

@@ -1,11 +1,28 @@
-"""hindsight digest: not built yet (see the open issues)."""
+"""hindsight digest: the evidence of pending sessions for a model judge (the skill's first step)."""
 
 from __future__ import annotations
 
 import argparse
+import sys
 
-from hindsight.errors import HindsightError
+import orjson
+
+from hindsight import digest, fsutil, pipeline, state
+from hindsight.context import Context
 
 
 def run(args: argparse.Namespace) -> int:
-    raise HindsightError("'hindsight digest' is not built yet in this version")
+    ctx = Context.from_args(args)
+    gathered = pipeline.gather(ctx, args.since)
+    findings = pipeline.find(gathered)
+    markdown, doc = digest.build(gathered, findings, args.max_bytes)
+    # Record where this scan started: `hindsight commit` moves the watermark there after `apply`.
+    with fsutil.locked(pipeline.lock_path(ctx)):
+        saved = state.load(ctx.memory_dir, tolerate_corrupt=bool(args.since))
+        saved.scan_started = gathered.scan_started
+        state.save(ctx.memory_dir, saved)
+    if args.json:
+        sys.stdout.buffer.write(orjson.dumps(doc, option=orjson.OPT_INDENT_2) + b"\n")
+    else:
+        sys.stdout.write(markdown)
+    return 0

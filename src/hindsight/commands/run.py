@@ -1,11 +1,94 @@
-"""hindsight run: not built yet (see the open issues)."""
+"""hindsight run: the whole pipeline under the lock, then the watermark."""
 
 from __future__ import annotations
 
 import argparse
+import sys
+from typing import Any
 
+import orjson
+
+from hindsight import clock, fsutil, judges, pipeline
+from hindsight.context import Context
 from hindsight.errors import HindsightError
 
 
 def run(args: argparse.Namespace) -> int:
-    raise HindsightError("'hindsight run' is not built yet in this version")
+    ctx = Context.from_args(args)
+    judge = judges.get(args.judge)
+    try:
+        summary = _run(ctx, args, judge)
+    except HindsightError as exc:
+        if not args.dry_run:
+            pipeline.record_outcome(
+                ctx, {"at": clock.iso(clock.now()), "ok": False, "error": str(exc)}
+            )
+        raise
+    if args.json:
+        sys.stdout.buffer.write(orjson.dumps(summary, option=orjson.OPT_INDENT_2) + b"\n")
+    elif not args.quiet:
+        _print(summary)
+    return 0
+
+
+def _run(ctx: Context, args: argparse.Namespace, judge: judges.Judge) -> dict[str, Any]:
+    show = not (args.quiet or args.json)
+    lock = fsutil.locked(pipeline.lock_path(ctx)) if not args.dry_run else pipeline._nolock()
+    with lock:
+        gathered = pipeline.gather(ctx, args.since, show_progress=show)
+        findings = pipeline.find(gathered)
+        judgement = judge.judge(findings)
+        applied = pipeline.apply(
+            ctx, judgement, gathered=gathered, findings=findings, dry_run=args.dry_run
+        )
+        watermark = None if args.dry_run else pipeline.commit(ctx, gathered.scan_started)
+    summary: dict[str, Any] = {
+        "sessions_read": len(gathered.sessions),
+        "transcripts": gathered.transcripts,
+        "bytes_read": gathered.bytes_read,
+        "lines_skipped": gathered.stats.skipped_total,
+        "findings": len(findings),
+        "lessons": len(applied.lessons),
+        "already_reported": applied.already_reported,
+        "lessons_added": len(applied.memory.added),
+        "duplicates_refused": len(applied.memory.duplicates),
+        "too_big": len(applied.memory.too_big),
+        "over_run_cap": applied.over_run_cap,
+        "pruned": len(applied.memory.pruned),
+        "quarantined": applied.quarantined,
+        "memory": str(ctx.memory_dir / "MEMORY.md"),
+        "report": applied.report_path,
+        "watermark": clock.iso(watermark) if watermark else None,
+        "dry_run": bool(args.dry_run),
+    }
+    if args.dry_run:
+        summary["would_add"] = [e.line() for e in applied.memory.added]
+        summary["report_section"] = applied.section if applied.lessons else ""
+    else:
+        outcome = {
+            k: summary[k]
+            for k in ("sessions_read", "findings", "lessons_added", "duplicates_refused")
+        }
+        pipeline.record_outcome(ctx, {"at": clock.iso(clock.now()), "ok": True, **outcome})
+    return summary
+
+
+def _print(summary: dict[str, Any]) -> None:
+    if summary["dry_run"]:
+        print("dry run: nothing written")
+        for line in summary["would_add"]:
+            print(f"would add to memory: {line}")
+        if summary["report_section"]:
+            print("\nwould append to the report:\n")
+            print(summary["report_section"])
+    print(
+        f"read {summary['sessions_read']} sessions ({summary['transcripts']} transcripts, "
+        f"{summary['lines_skipped']} lines skipped); {summary['findings']} findings, {summary['lessons']} new lessons"
+    )
+    if not summary["dry_run"]:
+        print(
+            f"memory: {summary['lessons_added']} added, {summary['duplicates_refused']} refused as duplicates, "
+            f"{summary['pruned']} pruned  ({summary['memory']})"
+        )
+        if summary["report"]:
+            print(f"report: {summary['report']}")

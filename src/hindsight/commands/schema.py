@@ -1,11 +1,15 @@
-"""hindsight schema: not built yet (see the open issues)."""
+"""hindsight schema: the JSON schema of what every judge returns."""
 
 from __future__ import annotations
 
 import argparse
+import sys
 
-from hindsight.errors import HindsightError
+import orjson
+
+from hindsight.lessons import SCHEMA
 
 
 def run(args: argparse.Namespace) -> int:
-    raise HindsightError("'hindsight schema' is not built yet in this version")
+    sys.stdout.buffer.write(orjson.dumps(SCHEMA, option=orjson.OPT_INDENT_2) + b"\n")
+    return 0

@@ -1,0 +1,87 @@
+"""Detectors: plain functions over sessions, each yielding findings with their evidence.
+
+A finding is what the transcript proves (a command failed with exit 2, the next `make` worked
+40 s later); whether it is a lesson is the judge's call.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from hindsight.session import Session, Where
+
+DEFAULT_SLOW_SECONDS = 60.0
+
+
+@dataclass
+class Options:
+    slow_seconds: float = DEFAULT_SLOW_SECONDS
+
+
+@dataclass
+class Finding:
+    kind: str
+    key: str  # evidence key: a hash of ids, stable across runs and judges' wording
+    session_id: str
+    where: list[Where]
+    ts: datetime | None
+    strength: int  # 1 (trivia) .. 5 (seen again and again)
+    data: dict[str, Any] = field(default_factory=dict)
+    # Names of the data fields that hold text from tool output, files or the web.
+    untrusted: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "key": self.key,
+            "session_id": self.session_id,
+            "where": [f"{w.path}:{w.line}" for w in self.where],
+            "time": self.ts.isoformat() if self.ts else None,
+            "strength": self.strength,
+            "data": self.data,
+            "untrusted": list(self.untrusted),
+        }
+
+
+def evidence_key(kind: str, *parts: object) -> str:
+    text = "\x1f".join([kind, *(str(p) for p in parts)])
+    return "k" + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:20]
+
+
+Detector = Callable[[list[Session], Options], Iterable[Finding]]
+
+
+def detectors() -> list[Detector]:
+    from hindsight.detect import conversation, failures, navigation, recommend
+
+    return [
+        failures.failed_then_fixed,
+        failures.repeated_failures,
+        failures.tool_errors,
+        failures.slow_commands,
+        navigation.long_searches,
+        navigation.references,
+        conversation.corrections,
+        conversation.unfinished,
+        conversation.decisions,
+        conversation.abandoned,
+        recommend.repeated_sequences,
+        recommend.skill_friction,
+    ]
+
+
+def run_all(sessions: list[Session], options: Options | None = None) -> list[Finding]:
+    opts = options or Options()
+    found: list[Finding] = []
+    seen: set[str] = set()
+    for detector in detectors():
+        for finding in detector(sessions, opts):
+            if finding.key not in seen:
+                seen.add(finding.key)
+                found.append(finding)
+    found.sort(key=lambda f: (-f.strength, f.ts.timestamp() if f.ts else 0.0))
+    return found

@@ -1,0 +1,313 @@
+"""Failed commands and the fix that worked, repeats across sessions, tool errors, slow commands."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from hindsight import fmt
+from hindsight import session as s
+from hindsight.detect import Finding, Options, evidence_key, shell
+from hindsight.detect.streams import shell_events, streams, tool_of
+
+TYPO_SECONDS = 30.0
+_INSTALL = re.compile(
+    r"\b(?:pip3?|uv pip|npm|pnpm|yarn|apt(?:-get)?|brew|cargo|go|gem|poetry|uv|bundle|conda|mix)\s+"
+    r"(?:install|add|get|sync|i)\b"
+)
+_EXPORT = re.compile(r"^\s*(?:export\s+\w+=|source\s|\.\s)")
+
+
+def _real_failure(call: s.ToolCall) -> bool:
+    return call.status == s.ERROR and call.exit_code not in (None, 0)
+
+
+def _succeeded(call: s.ToolCall) -> bool:
+    return call.status in (s.OK, s.BACKGROUND) and call.exit_code in (0, None) and not call.is_error
+
+
+def failed_then_fixed(sessions: list[s.Session], opts: Options) -> Iterator[Finding]:
+    """A failing shell call and the later call that did the same job, or 'unresolved'."""
+    for sess in sessions:
+        for stream in streams(sess):
+            shells = shell_events(stream)
+            for idx, event in enumerate(shells):
+                call = tool_of(event)
+                if not _real_failure(call) or not call.command:
+                    continue
+                prog, sub = shell.job(call.command)
+                later = shells[idx + 1 :]
+                # A later failure of the same program carries the chain: report once, at its end.
+                if any(
+                    _real_failure(tool_of(e)) and shell.program(tool_of(e).command or "") == prog
+                    for e in _until_success(later, prog)
+                ):
+                    continue
+                attempts = 1 + sum(
+                    1
+                    for e in shells[:idx]
+                    if _real_failure(tool_of(e))
+                    and shell.job(tool_of(e).command or "") == (prog, sub)
+                )
+                fix = _find_fix(later, prog, sub)
+                yield _finding(sess, stream, event, fix, attempts)
+
+
+def _until_success(later: list[s.Event], prog: str) -> list[s.Event]:
+    out = []
+    for e in later:
+        if shell.program(tool_of(e).command or "") != prog:
+            continue
+        if _succeeded(tool_of(e)):
+            break
+        out.append(e)
+    return out
+
+
+def _find_fix(later: list[s.Event], prog: str, sub: str) -> s.Event | None:
+    same_prog = [
+        e
+        for e in later
+        if _succeeded(tool_of(e)) and shell.program(tool_of(e).command or "") == prog
+    ]
+    exact = [e for e in same_prog if shell.job(tool_of(e).command or "")[1] == sub]
+    # Same program and subcommand first; else the next successful attempt with that program.
+    return exact[0] if exact else (same_prog[0] if same_prog else None)
+
+
+def _finding(
+    sess: s.Session, stream: list[s.Event], event: s.Event, fix: s.Event | None, attempts: int
+) -> Finding:
+    call = tool_of(event)
+    command = call.command or ""
+    error = shell.error_line(call.output)
+    data: dict[str, object] = {
+        "command": command,
+        "exit_code": call.exit_code,
+        "error": error,
+        "category": shell.classify(call.exit_code, call.output),
+        "attempts": attempts,
+    }
+    where = [event.at]
+    if fix is None:
+        strength = 3 if data["category"] != shell.OTHER else 2
+        return Finding(
+            "unresolved_failure",
+            evidence_key("unresolved", sess.session_id, call.id),
+            sess.session_id,
+            where,
+            event.ts,
+            strength,
+            data,
+            untrusted=("error",),
+        )
+    fixed = tool_of(fix)
+    lost = (fix.ts - event.ts).total_seconds() if fix.ts and event.ts else None
+    fix_cmd = fixed.command or ""
+    data.update(fix_command=fix_cmd, lost_s=lost)
+    same = shell.normalize(fix_cmd) == shell.normalize(command)
+    if same:
+        data["changed"] = _changes_between(stream, event, fix)
+    between_shells = [
+        e
+        for e in stream
+        if e.kind == s.TOOL
+        and e.tool
+        and e.tool.is_shell
+        and event.ts
+        and fix.ts
+        and e.ts
+        and event.ts < e.ts < fix.ts
+    ]
+    typo = (
+        not same
+        and not between_shells
+        and (lost is not None and lost < TYPO_SECONDS)
+        and shell.similar(shell.normalize(command), shell.normalize(fix_cmd)) >= 0.8
+    )
+    data["typo"] = typo
+    strength = 1 if typo else 3
+    if lost is not None and lost >= 60:
+        strength += 1
+    if attempts >= 3:
+        strength += 1
+    if same and not data["changed"]:
+        strength = min(strength, 2)
+    where.append(fix.at)
+    return Finding(
+        "failed_then_fixed",
+        evidence_key("fix", sess.session_id, call.id, fixed.id),
+        sess.session_id,
+        where,
+        event.ts,
+        min(strength, 5),
+        data,
+        untrusted=("error",),
+    )
+
+
+def _changes_between(stream: list[s.Event], fail: s.Event, fix: s.Event) -> list[str]:
+    """What changed between two runs of the same command: edits, installs, variables."""
+    out: list[str] = []
+    inside = False
+    for e in stream:
+        if e is fail:
+            inside = True
+            continue
+        if e is fix:
+            break
+        if not inside or e.tool is None or e.tool.status != s.OK:
+            continue
+        t = e.tool
+        if t.name in s.EDIT_TOOLS:
+            path = t.input.get("file_path") or t.input.get("path")
+            if isinstance(path, str):
+                out.append(f"edited {path}")
+        elif t.command and (_INSTALL.search(t.command) or _EXPORT.match(t.command)):
+            out.append(f"ran `{fmt.clip(t.command, 80)}`")
+    return list(dict.fromkeys(out))
+
+
+_DIGITS = re.compile(r"\d+")
+_PATHISH = re.compile(r"(?:/[\w.\-]+)+")
+
+
+def _signature(call: s.ToolCall) -> str:
+    prog, sub = shell.job(call.command or "")
+    err = _DIGITS.sub("N", _PATHISH.sub("P", shell.error_line(call.output).lower()))
+    return f"{prog} {sub}|{err}"
+
+
+def repeated_failures(sessions: list[s.Session], opts: Options) -> Iterator[Finding]:
+    """The same failure (normalized command and error) in two or more sessions."""
+    seen: dict[str, list[tuple[s.Session, s.Event]]] = {}
+    for sess in sessions:
+        for stream in streams(sess):
+            for event in shell_events(stream):
+                call = tool_of(event)
+                if _real_failure(call) and call.command:
+                    seen.setdefault(_signature(call), []).append((sess, event))
+    for signature, hits in seen.items():
+        session_ids = sorted({sess.session_id for sess, _ in hits})
+        if len(session_ids) < 2:
+            continue
+        first = tool_of(hits[0][1])
+        data = {
+            "command": first.command,
+            "error": shell.error_line(first.output),
+            "category": shell.classify(first.exit_code, first.output),
+            "exit_code": first.exit_code,
+            "sessions": len(session_ids),
+            "times": len(hits),
+        }
+        yield Finding(
+            "repeated_failure",
+            evidence_key("repeat", signature, *session_ids),
+            hits[0][0].session_id,
+            [e.at for _, e in hits][:6],
+            hits[0][1].ts,
+            5,
+            data,
+            untrusted=("error",),
+        )
+
+
+_TOOL_ERRORS = [
+    (
+        "edit_mismatch",
+        re.compile(r"String to replace not found|old_string .* not found|not unique", re.I),
+    ),
+    ("missing_file", re.compile(r"File does not exist|No such file|ENOENT", re.I)),
+    ("tool_unavailable", re.compile(r"No such tool available|is not available|is disabled", re.I)),
+    ("file_too_large", re.compile(r"exceeds maximum allowed tokens|too large", re.I)),
+    ("sibling", re.compile(r"Sibling tool call errored", re.I)),
+]
+
+
+def tool_error_kind(call: s.ToolCall) -> str:
+    if call.status == s.BLOCKED:
+        return "blocked"
+    for name, pattern in _TOOL_ERRORS:
+        if pattern.search(call.output[:500]):
+            return name
+    return "other"
+
+
+def tool_errors(sessions: list[s.Session], opts: Options) -> Iterator[Finding]:
+    """Errors of non-shell tools (and harness refusals of shell calls), grouped by tool and kind."""
+    for sess in sessions:
+        groups: dict[tuple[str, str], list[s.Event]] = {}
+        for event in sess.events:
+            call = event.tool
+            if call is None or call.status not in (s.ERROR, s.BLOCKED):
+                continue
+            if call.is_shell and call.status != s.BLOCKED:
+                continue
+            kind = tool_error_kind(call)
+            if kind != "sibling":
+                groups.setdefault((call.name, kind), []).append(event)
+        for (name, kind), events in groups.items():
+            call = tool_of(events[0])
+            target = call.input.get("file_path") or call.input.get("path") or call.command or ""
+            strength = {
+                "tool_unavailable": 3,
+                "blocked": 3,
+                "file_too_large": 2,
+                "missing_file": 2,
+            }.get(kind, 1)
+            data = {
+                "tool": name,
+                "error_kind": kind,
+                "count": len(events),
+                "target": str(target),
+                "error": shell.error_line(
+                    call.output.replace("<tool_use_error>", "").replace("</tool_use_error>", "")
+                ),
+            }
+            yield Finding(
+                "tool_error",
+                evidence_key("tool", sess.session_id, *(tool_of(e).id for e in events)),
+                sess.session_id,
+                [e.at for e in events][:6],
+                events[0].ts,
+                strength + (1 if len(events) >= 3 else 0),
+                data,
+                untrusted=("error",),
+            )
+
+
+def slow_commands(sessions: list[s.Session], opts: Options) -> Iterator[Finding]:
+    """Shell commands that took at least ``opts.slow_seconds`` (or were moved to the background)."""
+    for sess in sessions:
+        for stream in streams(sess):
+            for event in shell_events(stream):
+                call = tool_of(event)
+                if call.status in (s.REJECTED, s.INTERRUPTED) or not call.command:
+                    continue
+                if shell.program(call.command) == "sleep":
+                    continue  # waiting on purpose
+                slow = call.duration_s is not None and call.duration_s >= opts.slow_seconds
+                if not slow and call.status != s.BACKGROUND:
+                    continue
+                data = {
+                    "command": call.command,
+                    "duration_s": call.duration_s,
+                    "duration": fmt.duration(call.duration_s or 0.0),
+                    "moved_to_background": call.status == s.BACKGROUND,
+                    "exit_code": call.exit_code,
+                }
+                strength = (
+                    3
+                    if (call.duration_s or 0) >= 5 * opts.slow_seconds
+                    or call.status == s.BACKGROUND
+                    else 2
+                )
+                yield Finding(
+                    "slow_command",
+                    evidence_key("slow", sess.session_id, call.id),
+                    sess.session_id,
+                    [event.at],
+                    event.ts,
+                    strength,
+                    data,
+                )

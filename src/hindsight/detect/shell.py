@@ -1,0 +1,164 @@
+"""What a shell command is for, and what its failure says, for comparing attempts."""
+
+from __future__ import annotations
+
+import re
+import shlex
+
+_ASSIGN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+_PREFIX = {"sudo", "env", "time", "command", "nice", "nohup", "exec"}
+_RUNNERS = {"npx", "uvx", "pnpx", "bunx"}
+_RUN_SUB = {
+    ("uv", "run"),
+    ("poetry", "run"),
+    ("pipenv", "run"),
+    ("bundle", "exec"),
+    ("pnpm", "exec"),
+    ("npm", "exec"),
+    ("yarn", "dlx"),
+}
+_CD = re.compile(r"^\s*cd\s+(?:\"[^\"]*\"|'[^']*'|\S+)\s*(?:&&|;)\s*")
+
+
+def split(command: str) -> list[str]:
+    try:
+        return shlex.split(command, comments=False)
+    except ValueError:
+        return command.split()
+
+
+def strip_noise(command: str) -> str:
+    """Drop what does not change the job: ``cd DIR &&``, ``VAR=value``, ``env``, ``sudo``, ``time``."""
+    text = command.strip()
+    while True:
+        new = _CD.sub("", text, count=1)
+        if new == text:
+            break
+        text = new
+    words = split(text)
+    while words and (
+        _ASSIGN.match(words[0])
+        or words[0] in _PREFIX
+        or (words[0].startswith("-")
+        and words[0] != "-")
+    ):
+        words = words[1:]
+    return " ".join(words)
+
+
+def first_segment(command: str) -> str:
+    """The first command of a pipeline or chain: what decides the exit code most often."""
+    return re.split(r"\s*(?:\|\||&&|\||;)\s*", command, maxsplit=1)[0]
+
+
+def job(command: str) -> tuple[str, str]:
+    """(program, subcommand): ``make test`` -> (make, test); ``python -m pytest -x`` -> (python -m, pytest)."""
+    words = split(first_segment(strip_noise(command)))
+    if not words:
+        return ("", "")
+    program = words[0].rsplit("/", 1)[-1]
+    rest = words[1:]
+    if program in _RUNNERS and rest:
+        program, rest = rest[0], rest[1:]
+    elif rest and (program, rest[0]) in _RUN_SUB and len(rest) > 1:
+        program, rest = rest[1].rsplit("/", 1)[-1], rest[2:]
+    if re.fullmatch(r"python[0-9.]*", program):
+        program = "python"
+        if len(rest) >= 2 and rest[0] == "-m":
+            return ("python -m", rest[1])
+    sub = next((w for w in rest if not w.startswith("-")), "")
+    return (program, sub)
+
+
+def program(command: str) -> str:
+    return job(command)[0]
+
+
+def normalize(command: str) -> str:
+    """The command with noise dropped and whitespace folded, for 'the same command again'."""
+    return " ".join(strip_noise(command).split())
+
+
+_ERROR_WORDS = re.compile(
+    r"error|fatal|no such|not found|no module|denied|failed|failure|cannot|can't|unable|invalid|"
+    r"unknown|refused|missing|traceback|exception|usage:|no rule|undefined|permission",
+    re.I,
+)
+_EXC_LINE = re.compile(r"^\s*[\w.]*(?:Error|Exception|Exit)\b.*:")
+_NOISE = re.compile(r"^(?:Exit code -?\d+|Error: Exit code -?\d+|\s*)$")
+
+
+def error_line(output: str) -> str:
+    """The first line of a failure worth quoting (a traceback's last exception line wins)."""
+    lines = [ln.strip() for ln in output.splitlines() if not _NOISE.match(ln)]
+    if not lines:
+        return ""
+    exceptions = [ln for ln in lines if _EXC_LINE.match(ln)]
+    if exceptions and any(ln.startswith("Traceback") for ln in lines):
+        return exceptions[-1][:300]
+    for ln in lines:
+        if _ERROR_WORDS.search(ln):
+            return ln[:300]
+    return lines[0][:300]
+
+
+MISSING_DEPENDENCY = "missing dependency"
+WRONG_PATH = "wrong path"
+AUTH = "authentication unavailable"
+WRONG_INVOCATION = "wrong invocation"
+OTHER = "failure"
+
+_CLASSES = [
+    (
+        AUTH,
+        re.compile(
+            r"\b40[13]\b|permission denied \(publickey|authenticat|unauthori[sz]ed|could not read username|"
+            r"invalid credentials|access token|not logged in|login required",
+            re.I,
+        ),
+    ),
+    (
+        MISSING_DEPENDENCY,
+        re.compile(
+            r"command not found|no module named|modulenotfounderror|cannot find module|"
+            r"not installed|importerror|executable file not found|no such command",
+            re.I,
+        ),
+    ),
+    (
+        WRONG_INVOCATION,
+        re.compile(
+            r"no rule to make target|usage:|unknown (?:option|command|flag|target|argument)|"
+            r"unrecognized (?:option|argument)|invalid (?:option|choice|argument)|"
+            r"is not a \w+ command|no such option|missing required",
+            re.I,
+        ),
+    ),
+    (
+        WRONG_PATH,
+        re.compile(
+            r"no such file|does not exist|cannot access|not a directory|can't open file|"
+            r"cannot find the path|enoent",
+            re.I,
+        ),
+    ),
+]
+
+
+def classify(exit_code: int | None, output: str) -> str:
+    """The kind of failure, judged on the quoted error line first, then the first lines of output."""
+    if exit_code == 127:
+        return MISSING_DEPENDENCY
+    head = [ln for ln in output.splitlines()[:12] if not _NOISE.match(ln)][:6]
+    for text in (error_line(output), "\n".join(head)):
+        for name, pattern in _CLASSES:
+            if pattern.search(text):
+                return name
+    return OTHER
+
+
+def similar(a: str, b: str) -> float:
+    """Similarity of two commands, 0..1 (difflib's ratio; commands are short)."""
+    import difflib
+
+    return difflib.SequenceMatcher(None, a, b).ratio()

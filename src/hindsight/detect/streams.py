@@ -1,0 +1,26 @@
+"""Views of a session the detectors share: per-agent event streams and their shell calls."""
+
+from __future__ import annotations
+
+from hindsight.session import TOOL, Event, Session, ToolCall
+
+
+def streams(session: Session) -> list[list[Event]]:
+    """Events split by who acted (the main agent, each subagent), each in time order."""
+    by_agent: dict[str | None, list[Event]] = {}
+    for event in session.events:
+        by_agent.setdefault(event.subagent, []).append(event)
+    return list(by_agent.values())
+
+
+def main_stream(session: Session) -> list[Event]:
+    return [e for e in session.events if e.subagent is None]
+
+
+def shell_events(stream: list[Event]) -> list[Event]:
+    return [e for e in stream if e.kind == TOOL and e.tool is not None and e.tool.is_shell]
+
+
+def tool_of(event: Event) -> ToolCall:
+    assert event.tool is not None
+    return event.tool

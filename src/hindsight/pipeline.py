@@ -1,0 +1,161 @@
+"""The flow: gather (discover + read) -> detect -> judge -> apply (memory, report, state) -> commit."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from hindsight import clock, detect, discover, fsutil, report, state
+from hindsight.context import Context
+from hindsight.detect import Finding
+from hindsight.lessons import Judgement, Lesson
+from hindsight.memory import DEFAULT_MAX_BYTES, AddResult, Entry, MemoryStore
+from hindsight.progress import Progress
+from hindsight.session import ReadStats, Session
+
+MAX_NEW_MEMORY = 5
+
+
+@dataclass
+class Gathered:
+    since: datetime
+    scan_started: datetime
+    sessions: list[Session]
+    transcripts: int
+    bytes_read: int
+    stats: ReadStats
+
+
+def lock_path(ctx: Context) -> Any:
+    return ctx.memory_dir / "hindsight" / ".lock"
+
+
+def gather(ctx: Context, since_arg: str | None, *, show_progress: bool = False) -> Gathered:
+    """Read every pending session; the scan start is taken before listing, so nothing slips by."""
+    scan_started = clock.now()
+    saved = state.load(ctx.memory_dir, tolerate_corrupt=bool(since_arg))
+    since = discover.window_start(since_arg, saved, scan_started)
+    groups = discover.find(ctx, since)
+    total = sum(t.size for g in groups for t in g.files)
+    bar = Progress(len(groups), total, show_progress)
+    sessions: list[Session] = []
+    stats = ReadStats()
+    done = 0
+    try:
+        for group, sess in zip(groups, discover.read(groups), strict=True):
+            sessions.append(sess)
+            stats.merge(sess.stats)
+            done += sum(t.size for t in group.files)
+            bar.update(len(sessions), done)
+    finally:
+        bar.close()
+    transcripts = sum(len(g.files) for g in groups)
+    return Gathered(since, scan_started, sessions, transcripts, total, stats)
+
+
+def find(gathered: Gathered, options: detect.Options | None = None) -> list[Finding]:
+    return detect.run_all(gathered.sessions, options)
+
+
+@dataclass
+class Applied:
+    lessons: list[Lesson] = field(default_factory=list)  # new this run (not reported before)
+    already_reported: int = 0
+    memory: AddResult = field(default_factory=AddResult)
+    over_run_cap: int = 0  # memory-worthy lessons left to the report by the per-run cap
+    quarantined: int = 0
+    report_path: str | None = None
+    section: str = ""
+
+
+def apply(
+    ctx: Context,
+    judgement: Judgement,
+    *,
+    gathered: Gathered | None = None,
+    findings: list[Finding] | None = None,
+    max_new: int = MAX_NEW_MEMORY,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    dry_run: bool = False,
+) -> Applied:
+    """Write what is new: memory first (the strongest), then the report, then the evidence keys."""
+    store = MemoryStore(ctx.memory_dir)
+    store.read()  # a malformed block stops everything before any file is touched
+    with fsutil.locked(lock_path(ctx)) if not dry_run else _nolock():
+        saved = state.load(ctx.memory_dir, tolerate_corrupt=gathered is not None and dry_run)
+        out = Applied()
+        fresh = _fresh(judgement, saved.reported)
+        out.already_reported = len(judgement.lessons) - len(fresh.lessons)
+        out.lessons = fresh.lessons
+        today = clock.today()
+        wanted = sorted((x for x in fresh.lessons if x.memory), key=lambda x: -x.strength)
+        out.over_run_cap = max(0, len(wanted) - max_new)
+        entries = [Entry.make(x.title, x.body, x.kind, today) for x in wanted[:max_new]]
+        out.memory = (
+            store.preview(entries, max_bytes) if dry_run else store.add(entries, max_bytes, today)
+        )
+        added = {e.title for e in out.memory.added}
+        out.section = report.render_section(
+            fresh, gathered, findings or [], out.memory, added, clock.now()
+        )
+        if dry_run:
+            return out
+        written = report.append(ctx.memory_dir, today, out.section) if _has_content(fresh) else None
+        out.report_path = str(written) if written else None
+        saved.reported |= fresh.keys()
+        if gathered is not None:
+            saved.scan_started = gathered.scan_started
+        state.save(ctx.memory_dir, saved)
+        return out
+
+
+def _has_content(j: Judgement) -> bool:
+    return bool(j.lessons or j.recommendations or j.unfinished)
+
+
+class _nolock:
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
+def _fresh(judgement: Judgement, reported: set[str]) -> Judgement:
+    """Only what was not reported before, whatever the judge's wording: keys decide."""
+
+    def new(evidence: list[str]) -> bool:
+        return not evidence or not set(evidence) <= reported
+
+    return Judgement(
+        judgement.judge,
+        [x for x in judgement.lessons if new(x.evidence)],
+        [x for x in judgement.recommendations if new(x.evidence)],
+        [x for x in judgement.unfinished if new(x.evidence)],
+    )
+
+
+def commit(ctx: Context, scan_started: datetime | None = None) -> datetime | None:
+    """Advance the watermark to the scan's start (never to now): what changed meanwhile is read again."""
+    with fsutil.locked(lock_path(ctx)):
+        saved = state.load(ctx.memory_dir, tolerate_corrupt=scan_started is not None)
+        start = scan_started or saved.scan_started
+        if start is None:
+            return None
+        if saved.last_scan is None or start > saved.last_scan:
+            saved.last_scan = start
+        saved.scan_started = None
+        state.save(ctx.memory_dir, saved)
+        return saved.last_scan
+
+
+def record_outcome(ctx: Context, outcome: dict[str, Any]) -> None:
+    """Remember the last run's outcome for `status` (best effort: never masks the run's own error)."""
+    try:
+        with fsutil.locked(lock_path(ctx), timeout=5):
+            saved = state.load(ctx.memory_dir)
+            saved.last_run = outcome
+            state.save(ctx.memory_dir, saved)
+    except Exception:
+        pass

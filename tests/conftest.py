@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
@@ -10,7 +9,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED_FIXTURES = ROOT.parent / "shared" / "fixtures"
-OWN_FIXTURES = ROOT / "tests" / "fixtures"
+RECORDING = ROOT / "src" / "hindsight" / "example" / "recording"
 
 
 def shared_fixture(relative: str) -> Path:
@@ -48,54 +47,9 @@ def memdir(tmp_path: Path) -> Path:
     return folder
 
 
-RECORDING = OWN_FIXTURES / "claude-code" / "v2.1.328-rec"
-
-
-def git(*args: str, cwd: Path) -> None:
-    subprocess.run(
-        ["git", "-c", "user.email=t@t", "-c", "user.name=t", *args],
-        cwd=cwd,
-        check=True,
-        capture_output=True,
-    )
-
-
-def make_repo(base: Path) -> tuple[Path, Path]:
-    """A repo whose path has dots and underscores, with a src/ folder and a linked worktree."""
-    root = base / "acme.app_v2"
-    (root / "src").mkdir(parents=True)
-    (root / "src" / "app.py").write_text("x = 1\n")
-    git("init", "-q", "-b", "main", ".", cwd=root)
-    git("add", "-A", cwd=root)
-    git("commit", "-qm", "init", cwd=root)
-    wt = base / "acme.app_v2.wt_feature"
-    git("worktree", "add", "-q", "-b", "feature", str(wt), cwd=root)
-    return root.resolve(), wt.resolve()
-
-
 def install_recording(base: Path, *, misplace_worktree: bool = False) -> tuple[Path, Path, Path]:
-    """Our real recording, moved to a repo made under ``base``: (root, worktree, claude home).
+    """Our real recording (the shipped example) moved under ``base``: (root, worktree, claude home)."""
+    from hindsight import example
 
-    The recorded paths are replaced by the new ones and each file goes to the folder Claude Code
-    would use for its new cwd (the rule itself is checked against the recording in test_locate).
-    ``misplace_worktree`` files the worktree session under a name no rule gives (a renamed path).
-    """
-    from hindsight.locate import claude_folder_name
-
-    meta = json.loads((RECORDING / "recording.json").read_text())
-    root, wt = make_repo(base)
-    home = base / "claude-home"
-    for src in sorted((RECORDING / "projects").glob("*/*.jsonl")):
-        text = (
-            src.read_text(encoding="utf-8")
-            .replace(meta["worktree"], str(wt))
-            .replace(meta["root"], str(root))
-        )
-        cwd = next(json.loads(ln)["cwd"] for ln in text.splitlines() if '"cwd"' in ln)
-        folder = claude_folder_name(cwd)
-        if misplace_worktree and cwd == str(wt):
-            folder = "-renamed-elsewhere"
-        dest = home / "projects" / folder / src.name
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        dest.write_text(text, encoding="utf-8")
-    return root, wt, home
+    ex = example.install(base, misplace_worktree=misplace_worktree)
+    return ex.root, ex.worktree, ex.claude_home

@@ -7,11 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from conftest import install_recording, run_cli
+from conftest import RECORDING, install_recording, run_cli
 from hindsight import discover
 from hindsight.errors import HindsightError
 from hindsight.state import State
 
+RECORDED_LINES = sum(
+    len(p.read_bytes().splitlines()) for p in (RECORDING / "projects").glob("*/*.jsonl")
+)
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=timezone.utc)
 
 
@@ -54,9 +57,9 @@ def test_scan_finds_every_session_from_main_worktree_and_subfolder(tmp_path: Pat
         doc = scan(cwd, home, "--since", "3650d")
         assert doc["repo"] == str(root) and doc["worktrees"] == [str(wt)]
         cwds = sorted(t["cwd"] for t in doc["transcripts"])
-        assert cwds == sorted([str(root), str(root / "src"), str(wt)])
-        assert doc["totals"]["sessions"] == 3 and doc["totals"]["skipped"] == 0
-        assert doc["totals"]["records"] == 34 + 47 + 45
+        assert cwds == sorted([str(root)] * 4 + [str(root / "src"), str(wt)])
+        assert doc["totals"]["sessions"] == 6 and doc["totals"]["skipped"] == 0
+        assert doc["totals"]["records"] == RECORDED_LINES
         assert doc["memory_dir"] == str(
             home
             / "projects"
@@ -70,7 +73,7 @@ def test_scan_falls_back_to_cwd_when_folder_name_differs(tmp_path: Path) -> None
     root, _wt, home = install_recording(tmp_path, misplace_worktree=True)
     doc = scan(root, home, "--since", "3650d")
     paths = [t["path"] for t in doc["transcripts"]]
-    assert any("/-renamed-elsewhere/" in p for p in paths) and len(paths) == 3
+    assert any("/-renamed-elsewhere/" in p for p in paths) and len(paths) == 6
 
 
 def test_scan_ignores_other_projects(tmp_path: Path) -> None:
@@ -90,7 +93,7 @@ def test_watermark_window_by_mtime(tmp_path: Path) -> None:
     # First run: the last 3 days only.
     doc = scan(root, home)
     assert [t["cwd"] for t in doc["transcripts"]] == [str(wt)]
-    assert len(scan(root, home, "--since", "2025-12-01")["transcripts"]) == 3
+    assert len(scan(root, home, "--since", "2025-12-01")["transcripts"]) == 6
     # A saved watermark after everything: nothing pending; --since still widens.
     memory = tmp_path / "mem"
     (memory / "hindsight").mkdir(parents=True)
@@ -99,7 +102,7 @@ def test_watermark_window_by_mtime(tmp_path: Path) -> None:
     )
     assert scan(root, home, "--memory-dir", str(memory))["transcripts"] == []
     assert (
-        len(scan(root, home, "--memory-dir", str(memory), "--since", "3650d")["transcripts"]) == 3
+        len(scan(root, home, "--memory-dir", str(memory), "--since", "3650d")["transcripts"]) == 6
     )
 
 
@@ -116,7 +119,7 @@ def test_corrupt_state_is_an_error_unless_since(tmp_path: Path) -> None:
         and done.stderr.count("\n") == 1
     )
     assert (
-        len(scan(root, home, "--memory-dir", str(memory), "--since", "3650d")["transcripts"]) == 3
+        len(scan(root, home, "--memory-dir", str(memory), "--since", "3650d")["transcripts"]) == 6
     )
     assert (memory / "hindsight" / "state.json").read_text() == "{oops"
 
@@ -130,7 +133,7 @@ def test_resumed_session_is_pending_again(tmp_path: Path) -> None:
         json.dumps({"last_scan": mark.isoformat().replace("+00:00", "Z")})
     )
     assert scan(root, home, "--memory-dir", str(memory))["transcripts"] == []
-    main = next((home / "projects").glob("*acme-app-v2/*.jsonl"))
+    main = next((home / "projects").glob("*acme-app-v2-src/*.jsonl"))
     with main.open("a") as handle:
         handle.write(
             json.dumps({"type": "user", "cwd": str(root), "message": {"content": "again"}}) + "\n"
@@ -138,7 +141,7 @@ def test_resumed_session_is_pending_again(tmp_path: Path) -> None:
     os.utime(main, (mark.timestamp() + 5, mark.timestamp() + 5))
     doc = scan(root, home, "--memory-dir", str(memory))
     assert [t["path"] for t in doc["transcripts"]] == [str(main)]
-    assert doc["transcripts"][0]["records"] == 35
+    assert doc["transcripts"][0]["records"] == len(main.read_bytes().splitlines())
 
 
 def test_subagent_files_attach_to_their_session(tmp_path: Path) -> None:

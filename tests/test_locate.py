@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import OWN_FIXTURES
+from conftest import RECORDING
 from hindsight import locate
 
 
@@ -31,7 +31,7 @@ def test_java_hash_matches_java() -> None:
 
 def test_recorded_folder_names_match_the_rule() -> None:
     """Folders named by the real Claude Code 2.1.328 for the cwds its records carry."""
-    projects = OWN_FIXTURES / "claude-code" / "v2.1.328-rec" / "projects"
+    projects = RECORDING / "projects"
     import orjson
 
     seen = 0
@@ -41,7 +41,7 @@ def test_recorded_folder_names_match_the_rule() -> None:
         )
         assert locate.claude_folder_name(cwd) == transcript.parent.name
         seen += 1
-    assert seen == 3
+    assert seen == 6
 
 
 def git(*args: str, cwd: Path) -> None:

@@ -314,6 +314,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except Exception as exc:  # noqa: BLE001 - the edge: one line, never a traceback in a hook log
+        import os
+
+        if os.environ.get("HINDSIGHT_DEBUG"):
+            raise
+        print(
+            f"hindsight: internal error: {type(exc).__name__}: {exc} (rerun with HINDSIGHT_DEBUG=1 for details)",
+            file=sys.stderr,
+        )
+        return 1
 
 
 if __name__ == "__main__":

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from conftest import OWN_FIXTURES, shared_fixture
+from conftest import RECORDING, shared_fixture
 from hindsight import session as s
 from hindsight.sources.base import Transcript
 from hindsight.sources.claude_code import ClaudeCodeSource
@@ -125,11 +125,18 @@ def test_v2_1_328_recorded_failures() -> None:
     assert next(e.text for e in sess.events if e.kind == s.ASSISTANT) == "Let me run the tests."
 
 
-REC = OWN_FIXTURES / "claude-code" / "v2.1.328-rec" / "projects"
+def recorded(first_prompt: str) -> s.Session:
+    """The session of our recording (src/hindsight/example/recording) that began with this prompt."""
+    for path in sorted((RECORDING / "projects").glob("*/*.jsonl")):
+        sess = read(path)
+        if sess.prompts() and sess.prompts()[0] == first_prompt:
+            return sess
+    raise AssertionError(f"no recorded session starts with {first_prompt!r}")
 
 
 def test_own_recording_main_checkout() -> None:
-    sess = read(next((REC / "-tmp-hindsight-rec-acme-app-v2").glob("*.jsonl")))
+    sess = recorded("Run the tests")
+    assert sess.path.parent.name == "-tmp-hindsight-rec-acme-app-v2"
     assert sess.cwd == "/tmp/hindsight-rec/acme.app_v2" and sess.git_branch == "main"
     assert sess.prompts() == ["Run the tests"]
     assert failures(sess) == [(2, "make test")]
@@ -139,7 +146,8 @@ def test_own_recording_main_checkout() -> None:
 
 
 def test_own_recording_worktree_session() -> None:
-    sess = read(next((REC / "-tmp-hindsight-rec-acme-app-v2-wt-feature").glob("*.jsonl")))
+    sess = recorded("Find where deploys are configured")
+    assert sess.path.parent.name == "-tmp-hindsight-rec-acme-app-v2-wt-feature"
     assert sess.cwd == "/tmp/hindsight-rec/acme.app_v2.wt_feature" and sess.git_branch == "feature"
     assert [code for code, _ in failures(sess)] == [1]
     assert "No module named 'yamlish'" in sess.shell_calls()[0].output
@@ -150,7 +158,8 @@ def test_own_recording_worktree_session() -> None:
 
 
 def test_own_recording_resumed_subfolder_session() -> None:
-    sess = read(next((REC / "-tmp-hindsight-rec-acme-app-v2-src").glob("*.jsonl")))
+    sess = recorded("Show me the config")
+    assert sess.path.parent.name == "-tmp-hindsight-rec-acme-app-v2-src"
     assert sess.cwd == "/tmp/hindsight-rec/acme.app_v2/src"
     # --resume appended the second prompt to the same file.
     assert sess.prompts() == ["Show me the config", "no, use the settings file in ../conf instead"]

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from hindsight import fmt
 from hindsight import session as s
 from hindsight.detect import Finding, Options, evidence_key, shell
-from hindsight.detect.streams import main_stream, shell_events, tool_of
+from hindsight.detect.streams import main_stream, relative, shell_events, tool_of
 
 _REDIRECT = re.compile(
     r"^\s*(?:no\b|nope\b|don'?t\b|do not\b|stop\b|wrong\b|not that\b|instead\b|actually\b|never\b|please use\b|use\b)"
@@ -166,7 +166,7 @@ def abandoned(sessions: list[s.Session], opts: Options) -> Iterator[Finding]:
                 for arg in removed.group(1).split():
                     for path, wrote in list(written.items()):
                         if path == arg or path.endswith("/" + arg.lstrip("./")):
-                            data = {"path": path, "how": fmt.clip(command, 120)}
+                            data = {"path": relative(path, sess.cwd), "how": fmt.clip(command, 120)}
                             yield Finding(
                                 "abandoned",
                                 evidence_key(

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from hindsight import fmt
 from hindsight import session as s
 from hindsight.detect import Finding, Options, evidence_key, shell
-from hindsight.detect.streams import shell_events, streams, tool_of
+from hindsight.detect.streams import relative, shell_events, streams, tool_of
 
 TYPO_SECONDS = 30.0
 _INSTALL = re.compile(
@@ -87,6 +87,7 @@ def _finding(
         "error": error,
         "category": shell.classify(call.exit_code, call.output),
         "attempts": attempts,
+        "signature": signature(call),
     }
     where = [event.at]
     if fix is None:
@@ -172,7 +173,7 @@ _DIGITS = re.compile(r"\d+")
 _PATHISH = re.compile(r"(?:/[\w.\-]+)+")
 
 
-def _signature(call: s.ToolCall) -> str:
+def signature(call: s.ToolCall) -> str:
     prog, sub = shell.job(call.command or "")
     err = _DIGITS.sub("N", _PATHISH.sub("P", shell.error_line(call.output).lower()))
     return f"{prog} {sub}|{err}"
@@ -186,8 +187,8 @@ def repeated_failures(sessions: list[s.Session], opts: Options) -> Iterator[Find
             for event in shell_events(stream):
                 call = tool_of(event)
                 if _real_failure(call) and call.command:
-                    seen.setdefault(_signature(call), []).append((sess, event))
-    for signature, hits in seen.items():
+                    seen.setdefault(signature(call), []).append((sess, event))
+    for sig, hits in seen.items():
         session_ids = sorted({sess.session_id for sess, _ in hits})
         if len(session_ids) < 2:
             continue
@@ -199,10 +200,11 @@ def repeated_failures(sessions: list[s.Session], opts: Options) -> Iterator[Find
             "exit_code": first.exit_code,
             "sessions": len(session_ids),
             "times": len(hits),
+            "signature": sig,
         }
         yield Finding(
             "repeated_failure",
-            evidence_key("repeat", signature, *session_ids),
+            evidence_key("repeat", sig, *session_ids),
             hits[0][0].session_id,
             [e.at for _, e in hits][:6],
             hits[0][1].ts,
@@ -249,6 +251,7 @@ def tool_errors(sessions: list[s.Session], opts: Options) -> Iterator[Finding]:
         for (name, kind), events in groups.items():
             call = tool_of(events[0])
             target = call.input.get("file_path") or call.input.get("path") or call.command or ""
+            target = relative(str(target), sess.cwd)
             strength = {
                 "tool_unavailable": 3,
                 "blocked": 3,

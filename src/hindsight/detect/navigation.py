@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 from hindsight import session as s
 from hindsight.detect import Finding, Options, evidence_key
-from hindsight.detect.streams import streams, tool_of
+from hindsight.detect.streams import relative, streams, tool_of
 
 MIN_SEARCHES = 3
 _DOC = re.compile(r"(?:\.(?:md|rst|txt|adoc|org)$|(?:^|/)docs?/)", re.I)
@@ -27,14 +27,8 @@ def _target(call: s.ToolCall) -> str | None:
     return None
 
 
-def _relative(path: str, cwd: str | None) -> str:
-    if cwd and path.startswith(cwd.rstrip("/") + "/"):
-        return path[len(cwd.rstrip("/")) + 1 :]
-    return path
-
-
 def _mentions(output: str, path: str, cwd: str | None) -> bool:
-    rel = _relative(path, cwd)
+    rel = relative(path, cwd)
     return (
         path in output
         or rel in output
@@ -43,12 +37,13 @@ def _mentions(output: str, path: str, cwd: str | None) -> bool:
 
 
 def _query(call: s.ToolCall) -> str:
+    """A search as one line: the shell command, or ``Grep: pattern`` for a search tool."""
     if call.command:
         return call.command
     for key in ("pattern", "query", "path", "glob"):
         value = call.input.get(key)
         if isinstance(value, str) and value:
-            return value
+            return f"{call.name}: {value}"
     return call.name
 
 
@@ -74,12 +69,12 @@ def long_searches(sessions: list[s.Session], opts: Options) -> Iterator[Finding]
                         (event.ts - run[0].ts).total_seconds() if event.ts and run[0].ts else None
                     )
                     data = {
-                        "path": _relative(target, sess.cwd),
+                        "path": relative(target, sess.cwd),
                         "searches": len(run),
                         "queries": [_query(tool_of(e)) for e in run][:8],
                         "seconds": spent,
                     }
-                    strength = 3 if len(run) >= 5 or (spent or 0) >= 120 else 2
+                    strength = 4 if len(run) >= 5 or (spent or 0) >= 120 else 3
                     yield Finding(
                         "long_search",
                         evidence_key("search", sess.session_id, call.id),
@@ -119,7 +114,7 @@ def references(sessions: list[s.Session], opts: Options) -> Iterator[Finding]:
             continue
         sess = hits[0][0]
         data = {
-            "path": _relative(path, sess.cwd),
+            "path": relative(path, sess.cwd),
             "reads": len(hits),
             "sessions": len({h[0].session_id for h in hits}),
             "why": "read more than once",

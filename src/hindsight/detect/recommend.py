@@ -32,9 +32,10 @@ def repeated_sequences(sessions: list[s.Session], opts: Options) -> Iterator[Fin
                 if len(set(steps)) < n:
                     continue  # retries of one command are not a procedure
                 grams.setdefault(steps, {}).setdefault(sess.session_id, jobs[i][1])
-    reported: list[tuple[str, ...]] = []
+    reported: dict[tuple[str, ...], int] = {}
     for steps, where in sorted(grams.items(), key=lambda kv: (-len(kv[0]), -len(kv[1]))):
-        if any(_contains(longer, steps) for longer in reported):
+        # A part of a reported procedure is news only when it recurs in more sessions.
+        if any(_contains(longer, steps) and n >= len(where) for longer, n in reported.items()):
             continue
         kind = None
         if len(steps) >= 4 and len(where) >= SKILL_SESSIONS:
@@ -43,7 +44,7 @@ def repeated_sequences(sessions: list[s.Session], opts: Options) -> Iterator[Fin
             kind = "extract_script"
         if kind is None:
             continue
-        reported.append(steps)
+        reported[steps] = len(where)
         events = list(where.values())
         data = {"type": kind, "steps": list(steps), "sessions": len(where)}
         yield Finding(

@@ -39,8 +39,7 @@ def strip_noise(command: str) -> str:
     while words and (
         _ASSIGN.match(words[0])
         or words[0] in _PREFIX
-        or (words[0].startswith("-")
-        and words[0] != "-")
+        or (words[0].startswith("-") and words[0] != "-")
     ):
         words = words[1:]
     return " ".join(words)
@@ -70,6 +69,18 @@ def job(command: str) -> tuple[str, str]:
     return (program, sub)
 
 
+def short(command: str, limit: int = 40) -> str:
+    """The first command of a chain as typed, noise dropped, clipped: how titles name a command."""
+    text = " ".join(first_segment(strip_noise(command)).split())
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def missing_program(output: str) -> str | None:
+    """``tox`` from ``tox: command not found`` (bash) or ``command not found: tox`` (zsh)."""
+    match = re.search(r"([\w.+-]+): (?:command )?not found|command not found: ([\w.+-]+)", output)
+    return (match.group(1) or match.group(2)) if match else None
+
+
 def program(command: str) -> str:
     return job(command)[0]
 
@@ -88,9 +99,12 @@ _EXC_LINE = re.compile(r"^\s*[\w.]*(?:Error|Exception|Exit)\b.*:")
 _NOISE = re.compile(r"^(?:Exit code -?\d+|Error: Exit code -?\d+|\s*)$")
 
 
+_SHELL_PREFIX = re.compile(r"^(?:/(?:usr/)?bin/)?(?:ba|z|da)?sh: (?:line \d+: )?")
+
+
 def error_line(output: str) -> str:
     """The first line of a failure worth quoting (a traceback's last exception line wins)."""
-    lines = [ln.strip() for ln in output.splitlines() if not _NOISE.match(ln)]
+    lines = [_SHELL_PREFIX.sub("", ln.strip()) for ln in output.splitlines() if not _NOISE.match(ln)]
     if not lines:
         return ""
     exceptions = [ln for ln in lines if _EXC_LINE.match(ln)]

@@ -24,3 +24,10 @@ def shell_events(stream: list[Event]) -> list[Event]:
 def tool_of(event: Event) -> ToolCall:
     assert event.tool is not None
     return event.tool
+
+
+def relative(path: str, cwd: str | None) -> str:
+    """A path as the user would say it: relative to the session's folder when inside it."""
+    if cwd and path.startswith(cwd.rstrip("/") + "/"):
+        return path[len(cwd.rstrip("/")) + 1 :]
+    return path

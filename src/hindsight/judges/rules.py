@@ -27,8 +27,7 @@ def _code(text: str, limit: int = 70) -> str:
 
 
 def _job(command: str) -> str:
-    prog, sub = shell.job(command)
-    return f"{prog} {sub}".strip()
+    return shell.short(command)
 
 
 def _where(f: Finding) -> list[str]:
@@ -103,7 +102,10 @@ def _unresolved(f: Finding) -> Lesson:
     d = f.data
     command, error, category = str(d["command"]), str(d["error"]), str(d["category"])
     module = _MISSING_MODULE.search(error)
-    if module:
+    missing = shell.missing_program(error) if category == shell.MISSING_DEPENDENCY else None
+    if missing:
+        title = f"{_code(missing, 40)} is not installed here"
+    elif module:
         title = f"Python module {_code(module.group(1), 40)} is not installed here"
     elif category == shell.WRONG_PATH and (path := _MISSING_PATH.search(error)):
         title = f"{_code(next(g for g in path.groups() if g), 60)} does not exist here"
@@ -117,7 +119,11 @@ def _unresolved(f: Finding) -> Lesson:
 
 def _repeated(f: Finding) -> Lesson:
     d = f.data
-    title = f"{_code(_job(str(d['command'])))} keeps failing: {fmt.clip(str(d['error']), 60)}"
+    missing = shell.missing_program(str(d["error"])) if d["category"] == shell.MISSING_DEPENDENCY else None
+    if missing:
+        title = f"{_code(missing, 40)} is not installed here"
+    else:
+        title = f"{_code(_job(str(d['command'])))} keeps failing: {fmt.clip(str(d['error']), 60)}"
     body = (
         f"{_code(str(d['command']))} failed the same way {d['times']} times in {d['sessions']} sessions "
         f"({_code(str(d['error']), 100)}); {_ADVICE.get(str(d['category']), 'fix the cause before retrying')}."
@@ -347,11 +353,19 @@ class RulesJudge:
             "reference": _reference,
         }
         slow: dict[str, list[Finding]] = {}
+        by_topic: dict[str, Lesson] = {}
         for f in findings:
             if f.kind in simple:
                 lesson = simple[f.kind](f)
-                if lesson is not None:
-                    out.lessons.append(lesson)
+                if lesson is None:
+                    continue
+                topic = f.data.get("signature")
+                if isinstance(topic, str) and topic in by_topic:
+                    _merge(by_topic[topic], lesson)  # one failure, one lesson: the strongest wording
+                    continue
+                if isinstance(topic, str):
+                    by_topic[topic] = lesson
+                out.lessons.append(lesson)
             elif f.kind == "slow_command":
                 slow.setdefault(_job(str(f.data["command"])), []).append(f)
             elif f.kind == "unfinished_todos":
@@ -376,6 +390,12 @@ class RulesJudge:
         return out
 
 
+def _merge(into: Lesson, other: Lesson) -> None:
+    into.evidence += [k for k in other.evidence if k not in into.evidence]
+    into.where += [w for w in other.where if w not in into.where]
+    into.memory = into.memory or other.memory
+
+
 def _drop_same_titles(out: Judgement) -> None:
     """One lesson per title within a run: merge the evidence of look-alikes into the first."""
     from hindsight.memory import normalize_title
@@ -385,9 +405,8 @@ def _drop_same_titles(out: Judgement) -> None:
         key = normalize_title(lesson.title)
         if key in kept:
             first = kept[key]
-            first.evidence += [k for k in lesson.evidence if k not in first.evidence]
+            _merge(first, lesson)
             first.strength = min(5, max(first.strength, lesson.strength) + 1)
-            first.memory = first.memory or lesson.memory
         else:
             kept[key] = lesson
     out.lessons = list(kept.values())

@@ -1,0 +1,80 @@
+"""The shipped example: sessions recorded with the real Claude Code CLI (tests/fixtures/record),
+replayed into a fresh repo so `hindsight run --example` shows real output on any machine."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from hindsight.errors import HindsightError
+from hindsight.locate import claude_folder_name
+
+RECORDING = Path(__file__).resolve().parent / "recording"
+
+
+@dataclass(frozen=True)
+class Example:
+    root: Path
+    worktree: Path
+    claude_home: Path
+
+
+def _git(*args: str, cwd: Path) -> None:
+    try:
+        subprocess.run(
+            [
+                "git",
+                "-c",
+                "user.email=example@hindsight.invalid",
+                "-c",
+                "user.name=hindsight",
+                *args,
+            ],
+            cwd=cwd,
+            check=True,
+            capture_output=True,
+            timeout=60,
+        )
+    except (OSError, subprocess.SubprocessError) as exc:
+        raise HindsightError(f"the example needs git: {exc}") from exc
+
+
+def install(base: Path, *, misplace_worktree: bool = False) -> Example:
+    """The recorded repo (path with dots and underscores, a linked worktree) under ``base``.
+
+    Recorded paths are replaced by the new ones, and each transcript goes to the folder Claude Code
+    would use for its new cwd. ``misplace_worktree`` files the worktree's session under a folder name
+    no rule gives, as after a rename, for the cwd fallback.
+    """
+    meta = json.loads((RECORDING / "recording.json").read_text(encoding="utf-8"))
+    root = base / "acme.app_v2"
+    for rel, text in {
+        "Makefile": 'check:\n\t@echo "4 passed"\nlint:\n\t@echo "lint ok"\nbuild:\n\t@echo "built"\n',
+        "conf/settings.ini": "port = 8080\n",
+        "src/app.py": "def main():\n    return 0\n",
+        "docs/deploy_notes.md": "# Deploying\n\nRun `make check`, then push to the deploy branch.\n",
+    }.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text, encoding="utf-8")
+    _git("init", "-q", "-b", "main", ".", cwd=root)
+    _git("add", "-A", cwd=root)
+    _git("commit", "-qm", "init", cwd=root)
+    worktree = base / "acme.app_v2.wt_feature"
+    _git("worktree", "add", "-q", "-b", "feature", str(worktree), cwd=root)
+    root, worktree = root.resolve(), worktree.resolve()
+    home = base / "claude-home"
+    for src in sorted((RECORDING / "projects").glob("*/*.jsonl")):
+        text = src.read_text(encoding="utf-8")
+        text = text.replace(meta["worktree"], str(worktree)).replace(meta["root"], str(root))
+        cwd = next(json.loads(line)["cwd"] for line in text.splitlines() if '"cwd"' in line)
+        folder = (
+            "-renamed-elsewhere"
+            if misplace_worktree and cwd == str(worktree)
+            else claude_folder_name(cwd)
+        )
+        dest = home / "projects" / folder / src.name
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        dest.write_text(text, encoding="utf-8")
+    return Example(root, worktree, home)

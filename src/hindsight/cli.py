@@ -314,7 +314,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
-    except Exception as exc:  # noqa: BLE001 - the edge: one line, never a traceback in a hook log
+    except Exception as exc:
         import os
 
         if os.environ.get("HINDSIGHT_DEBUG"):

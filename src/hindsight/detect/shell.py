@@ -104,7 +104,9 @@ _SHELL_PREFIX = re.compile(r"^(?:/(?:usr/)?bin/)?(?:ba|z|da)?sh: (?:line \d+: )?
 
 def error_line(output: str) -> str:
     """The first line of a failure worth quoting (a traceback's last exception line wins)."""
-    lines = [_SHELL_PREFIX.sub("", ln.strip()) for ln in output.splitlines() if not _NOISE.match(ln)]
+    lines = [
+        _SHELL_PREFIX.sub("", ln.strip()) for ln in output.splitlines() if not _NOISE.match(ln)
+    ]
     if not lines:
         return ""
     exceptions = [ln for ln in lines if _EXC_LINE.match(ln)]

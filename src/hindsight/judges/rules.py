@@ -119,7 +119,11 @@ def _unresolved(f: Finding) -> Lesson:
 
 def _repeated(f: Finding) -> Lesson:
     d = f.data
-    missing = shell.missing_program(str(d["error"])) if d["category"] == shell.MISSING_DEPENDENCY else None
+    missing = (
+        shell.missing_program(str(d["error"]))
+        if d["category"] == shell.MISSING_DEPENDENCY
+        else None
+    )
     if missing:
         title = f"{_code(missing, 40)} is not installed here"
     else:
@@ -361,7 +365,9 @@ class RulesJudge:
                     continue
                 topic = f.data.get("signature")
                 if isinstance(topic, str) and topic in by_topic:
-                    _merge(by_topic[topic], lesson)  # one failure, one lesson: the strongest wording
+                    _merge(
+                        by_topic[topic], lesson
+                    )  # one failure, one lesson: the strongest wording
                     continue
                 if isinstance(topic, str):
                     by_topic[topic] = lesson

@@ -102,7 +102,8 @@ def build_parser() -> argparse.ArgumentParser:
         sub,
         "run",
         "read new sessions, judge them, write the report and memory, advance the watermark",
-        "  hindsight run\n  hindsight run --since 30d --dry-run\n  hindsight run --json --quiet\n",
+        "  hindsight run\n  hindsight run --since 30d --dry-run\n  hindsight run --json --quiet\n"
+        "  hindsight run --example           the shipped example sessions, in a temp folder\n",
         common,
     )
     _window(p)
@@ -114,6 +115,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--json", action="store_true", help="print the summary as one JSON document")
     p.add_argument("--quiet", action="store_true", help="print only errors")
+    p.add_argument(
+        "--example",
+        action="store_true",
+        help="run on the shipped example sessions (a temporary repo) instead of this repo's",
+    )
 
     p = _add(
         sub,
@@ -273,7 +279,11 @@ def build_parser() -> argparse.ArgumentParser:
         "  hindsight hook session-end < hook.json\n",
         common,
     )
-    p.add_argument("event", choices=("session-end",), help="the hook event")
+    p.add_argument(
+        "event",
+        choices=("session-end", "run-logged"),
+        help="session-end (run-logged is the detached run it starts)",
+    )
 
     p = _add(
         sub,

@@ -1,11 +1,90 @@
-"""hindsight hook: not built yet (see the open issues)."""
+"""hindsight hook session-end: read Claude Code's hook JSON, start the run detached, return at once.
+
+Claude Code waits for a SessionEnd hook before it exits, so the run happens in a detached child;
+what it did, errors included, goes to <memory dir>/hindsight/hook.log, where `status` shows it.
+"""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import subprocess
+import sys
+from pathlib import Path
 
-from hindsight.errors import HindsightError
+import orjson
+
+from hindsight import clock, fsutil
+from hindsight.context import Context
+
+
+def log(memory_dir: Path, line: str) -> None:
+    path = memory_dir / "hindsight" / "hook.log"
+    with contextlib.suppress(Exception):
+        fsutil.ensure_dir(path.parent)
+        with path.open("a", encoding="utf-8") as handle:
+            handle.write(f"{clock.iso(clock.now())} {line}\n")
+        path.chmod(0o600)
 
 
 def run(args: argparse.Namespace) -> int:
-    raise HindsightError("'hindsight hook' is not built yet in this version")
+    if args.event == "run-logged":
+        return _run_logged(args)
+    raw = sys.stdin.buffer.read() if not sys.stdin.isatty() else b""
+    try:
+        payload = orjson.loads(raw) if raw.strip() else {}
+    except orjson.JSONDecodeError:
+        payload = {}
+    cwd = payload.get("cwd") if isinstance(payload, dict) else None
+    repo = str(cwd) if isinstance(cwd, str) and Path(cwd).is_dir() else args.repo
+    ctx = Context(repo, args.claude_home, args.memory_dir)
+    try:
+        memory_dir = ctx.memory_dir
+    except Exception as exc:
+        print(f"hindsight: hook: {exc}", file=sys.stderr)
+        return 0
+    child = [sys.executable, "-m", "hindsight", "hook", "run-logged", "--repo", repo]
+    for option in ("claude_home", "memory_dir"):
+        value = getattr(args, option)
+        if value:
+            child += [f"--{option.replace('_', '-')}", value]
+    session = payload.get("session_id", "?") if isinstance(payload, dict) else "?"
+    try:
+        proc = subprocess.Popen(
+            child,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+            cwd=repo,
+        )
+    except OSError as exc:
+        log(memory_dir, f"session-end {session}: could not start the run: {exc}")
+        return 0
+    log(memory_dir, f"session-end {session}: started run (pid {proc.pid})")
+    return 0
+
+
+def _run_logged(args: argparse.Namespace) -> int:
+    """The detached run: the real `run`, its outcome as one line in hook.log."""
+    from hindsight import judges
+    from hindsight.cli import build_parser
+    from hindsight.commands import run as run_command
+    from hindsight.errors import HindsightError
+
+    ctx = Context.from_args(args)
+    run_args = build_parser().parse_args(["run", "--repo", args.repo, "--quiet"])
+    try:
+        summary = run_command.execute(ctx, run_args, judges.get("rules"))
+    except HindsightError as exc:
+        log(ctx.memory_dir, f"run FAILED: {exc}")
+        return 1
+    except Exception as exc:
+        log(ctx.memory_dir, f"run FAILED: internal error: {type(exc).__name__}: {exc}")
+        return 1
+    log(
+        ctx.memory_dir,
+        f"run ok: {summary['sessions_read']} sessions, {summary['lessons']} new lessons, "
+        f"{summary['lessons_added']} added to memory",
+    )
+    return 0

@@ -14,8 +14,10 @@ from hindsight.errors import HindsightError
 
 
 def run(args: argparse.Namespace) -> int:
-    ctx = Context.from_args(args)
     judge = judges.get(args.judge)
+    if args.example:
+        return _example(args, judge)
+    ctx = Context.from_args(args)
     try:
         summary = _run(ctx, args, judge)
     except HindsightError as exc:
@@ -29,6 +31,44 @@ def run(args: argparse.Namespace) -> int:
     elif not args.quiet:
         _print(summary)
     return 0
+
+
+def _example(args: argparse.Namespace, judge: judges.Judge) -> int:
+    """The real pipeline on the shipped recordings, in a fresh temporary repo: works on any machine."""
+    import tempfile
+    from pathlib import Path
+
+    from hindsight import example
+
+    base = Path(tempfile.mkdtemp(prefix="hindsight-example-"))
+    ex = example.install(base)
+    ctx = Context(str(ex.root), str(ex.claude_home), args.memory_dir)
+    summary = _run(ctx, args, judge)
+    if args.json:
+        sys.stdout.buffer.write(
+            orjson.dumps({"example": str(base), **summary}, option=orjson.OPT_INDENT_2) + b"\n"
+        )
+        return 0
+    if not args.quiet:
+        print(f"example: sessions recorded with Claude Code 2.1.328, replayed in {base}")
+        _print(summary)
+        memory = Path(summary["memory"])
+        if memory.exists():
+            print(f"\n{memory}:\n")
+            print(memory.read_text(encoding="utf-8"))
+    return 0
+
+
+def execute(ctx: Context, args: argparse.Namespace, judge: judges.Judge) -> dict[str, Any]:
+    """The run, its outcome remembered for `status` whether it succeeded or not."""
+    try:
+        return _run(ctx, args, judge)
+    except HindsightError as exc:
+        if not args.dry_run:
+            pipeline.record_outcome(
+                ctx, {"at": clock.iso(clock.now()), "ok": False, "error": str(exc)}
+            )
+        raise
 
 
 def _run(ctx: Context, args: argparse.Namespace, judge: judges.Judge) -> dict[str, Any]:

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -53,3 +54,105 @@ def install_recording(base: Path, *, misplace_worktree: bool = False) -> tuple[P
 
     ex = example.install(base, misplace_worktree=misplace_worktree)
     return ex.root, ex.worktree, ex.claude_home
+
+
+def recorded_sessions() -> list:  # list[Session]
+    """Every session of our recording, read in place (no relocation needed for detectors)."""
+    from hindsight.sources.base import Transcript
+    from hindsight.sources.claude_code import ClaudeCodeSource
+
+    paths = sorted((RECORDING / "projects").glob("*/*.jsonl"))
+    return [ClaudeCodeSource().read(Transcript(p, "claude-code", p.stem, 0, 0), []) for p in paths]
+
+
+def session_from_records(tmp_path: Path, records: list[dict], name: str = "synthetic") -> object:
+    """A Session read by the real reader from records written to a real file."""
+    from hindsight.sources.base import Transcript
+    from hindsight.sources.claude_code import ClaudeCodeSource
+
+    path = tmp_path / f"{name}.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    return ClaudeCodeSource().read(Transcript(path, "claude-code", name, 0, 0), [])
+
+
+class Script:
+    """Builds Claude Code records (the 2.1.x shapes seen in the fixtures) for synthetic cases."""
+
+    def __init__(self, cwd: str = "/repo") -> None:
+        self.records: list[dict] = []
+        self.cwd = cwd
+        self.n = 0
+
+    def _base(self, kind: str, second: float) -> dict:
+        self.n += 1
+        minute, sec = divmod(second, 60)
+        return {
+            "type": kind,
+            "uuid": f"u{self.n}",
+            "cwd": self.cwd,
+            "sessionId": "synthetic",
+            "timestamp": f"2026-11-30T10:{int(minute):02d}:{sec:06.3f}Z",
+        }
+
+    def prompt(self, text: str, at: float) -> Script:
+        self.records.append(
+            {**self._base("user", at), "message": {"role": "user", "content": text}}
+        )
+        return self
+
+    def say(self, text: str, at: float) -> Script:
+        self.records.append(
+            {
+                **self._base("assistant", at),
+                "message": {
+                    "id": f"m{self.n}",
+                    "role": "assistant",
+                    "content": [{"type": "text", "text": text}],
+                },
+            }
+        )
+        return self
+
+    def tool(
+        self,
+        name: str,
+        tool_input: dict,
+        at: float,
+        took: float,
+        output: str = "",
+        error: bool = False,
+    ) -> Script:
+        tid = f"t{self.n}"
+        self.records.append(
+            {
+                **self._base("assistant", at),
+                "message": {
+                    "id": f"m{self.n}",
+                    "role": "assistant",
+                    "content": [{"type": "tool_use", "id": tid, "name": name, "input": tool_input}],
+                },
+            }
+        )
+        self.records.append(
+            {
+                **self._base("user", at + took),
+                "message": {
+                    "role": "user",
+                    "content": [
+                        {
+                            "type": "tool_result",
+                            "tool_use_id": tid,
+                            "content": output,
+                            "is_error": error,
+                        }
+                    ],
+                },
+            }
+        )
+        return self
+
+    def bash(
+        self, command: str, at: float, took: float = 1.0, code: int = 0, output: str = ""
+    ) -> Script:
+        text = f"Exit code {code}\n{output}" if code else output
+        return self.tool("Bash", {"command": command}, at, took, text, error=code != 0)

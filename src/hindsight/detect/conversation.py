@@ -23,10 +23,10 @@ _DECISION = re.compile(
 _BECAUSE = re.compile(r"\b(?:because|since|as|so that)\b", re.I)
 _REMOVE = re.compile(r"^\s*(?:rm\s+(?:-\w+\s+)*|git\s+(?:checkout\s+--|restore)\s+)(.+)$")
 _UNINSTALL = re.compile(
-    r"\b(?:pip3?|npm|pnpm|yarn|cargo|poetry|uv)\s+(?:uninstall|remove|rm)\s+([\w@/.\-]+)"
+    r"\b(?:pip3?|npm|pnpm|yarn|cargo|poetry|uv)\s+(?:uninstall|remove|rm)\s+(?:-\S+\s+)*([\w@/.\-]+)"
 )
 _INSTALL = re.compile(
-    r"\b(?:pip3?|npm|pnpm|yarn|cargo|poetry|uv)\s+(?:install|add|i)\s+([\w@/.\-=<>]+)"
+    r"\b(?:pip3?|npm|pnpm|yarn|cargo|poetry|uv)\s+(?:install|add|i)\s+(?:-\S+\s+)*([\w@/.\-=<>]+)"
 )
 
 

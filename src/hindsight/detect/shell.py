@@ -77,8 +77,10 @@ def short(command: str, limit: int = 40) -> str:
 
 def missing_program(output: str) -> str | None:
     """``tox`` from ``tox: command not found`` (bash) or ``command not found: tox`` (zsh)."""
-    match = re.search(r"([\w.+-]+): (?:command )?not found|command not found: ([\w.+-]+)", output)
-    return (match.group(1) or match.group(2)) if match else None
+    match = re.search(r"command not found: ([\w.+-]+)", output) or re.search(
+        r"([\w.+-]+): (?:command )?not found", output
+    )
+    return match.group(1) if match else None
 
 
 def program(command: str) -> str:

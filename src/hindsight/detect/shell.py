@@ -155,7 +155,7 @@ _CLASSES = [
     (
         WRONG_PATH,
         re.compile(
-            r"no such file|does not exist|cannot access|not a directory|can't open file|"
+            r"no such file|does not exist|file or directory not found|cannot access|not a directory|can't open file|"
             r"cannot find the path|enoent",
             re.I,
         ),

@@ -207,24 +207,27 @@ def _slow(group: list[Finding]) -> Lesson:
 
 
 def _search_term(queries: list[str]) -> str:
-    """What was looked for: a grep pattern wins over a file-name glob (it names the topic)."""
+    """What was looked for: a content pattern wins over a file-name glob (it names the topic)."""
     names: list[str] = []
     for q in reversed(queries):
-        words = shell.split(q)
-        if not words:
+        tool, _, pattern = q.partition(": ")
+        if tool in ("Grep", "grep_search", "search_file_content") and pattern:
+            return pattern
+        if tool in ("Glob", "glob", "LS", "list_directory") and pattern:
+            names.append(pattern)
             continue
-        if words[0] in ("grep", "rg", "ag", "ack"):
+        words = shell.split(q)
+        if words and words[0] in ("grep", "rg", "ag", "ack"):
             rest = [w for w in words[1:] if not w.startswith("-") and w != "."]
             if rest:
                 return rest[0]
         elif (
-            words[0] in ("find", "fd")
+            words
+            and words[0] in ("find", "fd")
             and "-name" in words
             and words.index("-name") + 1 < len(words)
         ):
             names.append(words[words.index("-name") + 1])
-        elif len(words) == 1 and words[0] not in ("ls", "find", "tree", "fd"):
-            names.append(words[0])  # a Grep/Glob tool's pattern
     return names[0] if names else ""
 
 

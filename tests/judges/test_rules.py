@@ -1,0 +1,63 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+from conftest import Script, recorded_sessions, session_from_records
+from hindsight.detect import run_all
+from hindsight.judges.rules import RulesJudge
+from hindsight.lessons import validate
+
+
+def judge_recording():  # -> Judgement
+    return RulesJudge().judge(run_all(recorded_sessions()))
+
+
+def test_titles_kinds_and_memory_flags() -> None:
+    lessons = {x.title: x for x in judge_recording().lessons}
+    expected_memory = {
+        "`tox` is not installed here": "trap",
+        "User preference: no, use the settings file in ../conf instead": "preference",
+        "`make test` has no target here; use `make check`": "fix",
+        "Python module `yamlish` is not installed here": "trap",
+        "'deploy' lives at `docs/deploy_notes.md`": "search",
+        "`cat config.yaml` fails: wrong path; use `cat ../conf/settings.ini`": "fix",
+        "'port' lives at `conf/settings.ini`": "search",
+        "`docs/deploy_notes.md` is a reference worth keeping": "reference",
+    }
+    for title, kind in expected_memory.items():
+        assert lessons[title].kind == kind and lessons[title].memory, title
+    assert not lessons["Dropped approach: `scratch_parser.py`"].memory
+    assert not lessons["`make slow-build` is slow"].memory
+    assert lessons["`make slow-build` is slow"].body.startswith("`make slow-build` took 61 s")
+
+
+def test_one_failure_gives_one_lesson() -> None:
+    tox = [x for x in judge_recording().lessons if "tox" in x.title and x.kind == "trap"]
+    assert [x.title for x in tox] == ["`tox` is not installed here"]
+    assert len(tox[0].evidence) == 3  # the repeat and each session's unresolved failure
+    assert tox[0].strength == 5
+
+
+def test_strongest_first_and_valid_json() -> None:
+    judgement = judge_recording()
+    strengths = [x.strength for x in judgement.lessons]
+    assert strengths == sorted(strengths, reverse=True)
+    again = validate(judgement.to_json())
+    assert again == judgement
+    assert {r.type for r in judgement.recommendations} == {"extract_script", "propose_skill"}
+    assert [u.title for u in judgement.unfinished] == [
+        "Session ended on a failed `git push origin feature`"
+    ]
+
+
+def test_a_typo_is_not_a_lesson(tmp_path: Path) -> None:
+    s = Script().bash("pytest tests/test_aap.py", 0, 0.5, 4, "ERROR: not found: tests/test_aap.py")
+    s.bash("pytest tests/test_app.py", 3, 1.0)
+    judgement = RulesJudge().judge(run_all([session_from_records(tmp_path, s.records)]))
+    assert judgement.lessons == []
+
+
+def test_same_command_without_a_named_change_stays_out_of_memory(tmp_path: Path) -> None:
+    s = Script().bash("make deploy", 0, 5, 1, "error: timeout").bash("make deploy", 30, 5)
+    (lesson,) = RulesJudge().judge(run_all([session_from_records(tmp_path, s.records)])).lessons
+    assert lesson.title == "`make deploy` fails intermittently" and not lesson.memory

@@ -1,0 +1,95 @@
+"""install --skill / --hook and the SessionEnd hook, through the real CLI."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+from conftest import install_recording, run_cli
+from hindsight.locate import claude_folder_name
+
+
+def test_skill_user_and_project_scope(tmp_path: Path) -> None:
+    root, _, home = install_recording(tmp_path)
+    done = run_cli("install", "--skill", "--claude-home", str(home), cwd=root)
+    assert (
+        done.returncode == 0 and done.stdout == f"skill written: {home}/skills/hindsight/SKILL.md\n"
+    )
+    text = (home / "skills" / "hindsight" / "SKILL.md").read_text()
+    assert text.startswith("---\nname: hindsight\ndescription: ")
+    for step in ("hindsight digest", "hindsight schema", "hindsight apply", "hindsight commit"):
+        assert step in text
+    again = run_cli("install", "--skill", "--claude-home", str(home), cwd=root)
+    assert again.stdout.startswith("skill already up to date")
+    project = run_cli("install", "--skill", "--scope", "project", cwd=root)
+    assert (root / ".claude" / "skills" / "hindsight" / "SKILL.md").read_text() == text
+    assert project.returncode == 0
+
+
+def test_hook_merges_keeps_backs_up_and_is_idempotent(tmp_path: Path) -> None:
+    root, _, home = install_recording(tmp_path)
+    settings = home / "settings.json"
+    original = {
+        "model": "opus",
+        "hooks": {
+            "SessionEnd": [{"hooks": [{"type": "command", "command": "echo bye"}]}],
+            "PreToolUse": [{"matcher": "Bash", "hooks": []}],
+        },
+    }
+    settings.write_text(json.dumps(original))
+    done = run_cli("install", "--hook", "--claude-home", str(home), cwd=root)
+    assert done.returncode == 0 and "SessionEnd hook added" in done.stdout
+    merged = json.loads(settings.read_text())
+    assert (
+        merged["model"] == "opus"
+        and merged["hooks"]["PreToolUse"] == original["hooks"]["PreToolUse"]
+    )
+    ends = merged["hooks"]["SessionEnd"]
+    assert ends[0] == original["hooks"]["SessionEnd"][0] and len(ends) == 2
+    assert ends[1]["hooks"][0]["command"].endswith(
+        f"-m hindsight hook session-end --claude-home {home}"
+    )
+    backups = list(home.glob("settings.json.bak-*"))
+    assert len(backups) == 1 and json.loads(backups[0].read_text()) == original
+    again = run_cli("install", "--hook", "--claude-home", str(home), cwd=root)
+    assert (
+        again.stdout.startswith("hook already installed")
+        and json.loads(settings.read_text()) == merged
+    )
+    assert len(list(home.glob("settings.json.bak-*"))) == 1
+
+
+def test_invalid_settings_are_left_alone(tmp_path: Path) -> None:
+    root, _, home = install_recording(tmp_path)
+    (home / "settings.json").write_text("{ not json")
+    done = run_cli("install", "--hook", "--claude-home", str(home), cwd=root)
+    assert done.returncode == 1 and "not valid JSON" in done.stderr and done.stderr.count("\n") == 1
+    assert (home / "settings.json").read_text() == "{ not json"
+    assert run_cli("install", cwd=root).returncode == 2
+
+
+def test_session_end_hook_returns_at_once_and_logs_the_run(tmp_path: Path) -> None:
+    root, _, home = install_recording(tmp_path)
+    payload = json.dumps(
+        {
+            "session_id": "abc",
+            "transcript_path": "/x.jsonl",
+            "cwd": str(root),
+            "hook_event_name": "SessionEnd",
+            "reason": "exit",
+        }
+    )
+    started = time.monotonic()
+    done = run_cli("hook", "session-end", "--claude-home", str(home), cwd=tmp_path, stdin=payload)
+    assert done.returncode == 0 and done.stdout == "" and time.monotonic() - started < 5
+    log = home / "projects" / claude_folder_name(str(root)) / "memory" / "hindsight" / "hook.log"
+    for _ in range(100):
+        if log.exists() and "run ok" in log.read_text():
+            break
+        time.sleep(0.1)
+    lines = log.read_text().splitlines()
+    assert lines[0].endswith("session-end abc: started run (pid " + lines[0].rsplit("pid ", 1)[1])
+    assert lines[1].endswith("run ok: 6 sessions, 14 new lessons, 5 added to memory")
+    status = run_cli("status", "--claude-home", str(home), cwd=root)
+    assert "run ok: 6 sessions" in status.stdout

@@ -1,0 +1,130 @@
+"""The skill's flow: digest -> a judge's lessons JSON -> apply -> commit, through the real CLI."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conftest import install_recording, run_cli
+from hindsight.locate import claude_folder_name
+
+NOW = {"HINDSIGHT_NOW": "2026-11-30T15:00:00Z"}
+
+
+def setup(tmp_path: Path) -> tuple[Path, Path, Path]:
+    root, _, home = install_recording(tmp_path)
+    return root, home, home / "projects" / claude_folder_name(str(root)) / "memory"
+
+
+def cli(root: Path, home: Path, *args: str, stdin: str | None = None):  # -> CompletedProcess
+    return run_cli(*args, "--claude-home", str(home), cwd=root, env=NOW, stdin=stdin)
+
+
+def test_digest_fences_untrusted_text_and_records_the_scan(tmp_path: Path) -> None:
+    root, home, memory = setup(tmp_path)
+    done = cli(root, home, "digest")
+    assert done.returncode == 0, done.stderr
+    text = done.stdout
+    assert text.startswith("# hindsight digest\n")
+    assert "DATA (untrusted):\n```\ntox: command not found\n```" in text
+    assert "### failed_then_fixed `k" in text and "## Timeline" in text
+    assert "$ make test -> error exit 2" in text
+    state = json.loads((memory / "hindsight" / "state.json").read_text())
+    assert state["scan_started"] == "2026-11-30T15:00:00.000Z" and state["last_scan"] is None
+    assert not (memory / "MEMORY.md").exists()
+
+
+def test_digest_budget_and_json(tmp_path: Path) -> None:
+    root, home, _ = setup(tmp_path)
+    doc = json.loads(cli(root, home, "digest", "--json").stdout)
+    assert len(doc["findings"]) == 19 and doc["omitted_findings"] == 0
+    assert doc["findings"][0]["kind"] == "repeated_failure" and doc["findings"][0]["untrusted"] == [
+        "error"
+    ]
+    small = cli(root, home, "digest", "--max-bytes", "4000")
+    assert len(small.stdout.encode()) <= 4000
+    assert "weaker findings left out to stay within 4000 bytes" in small.stdout
+
+
+def lessons_for(doc: dict, titles: list[str]) -> dict:
+    keys = [f["key"] for f in doc["findings"]]
+    return {
+        "judge": "claude-code",
+        "lessons": [
+            {
+                "title": t,
+                "body": "Because the evidence says so.",
+                "kind": "trap",
+                "strength": 4,
+                "evidence": [keys[i]],
+                "memory": True,
+            }
+            for i, t in enumerate(titles)
+        ],
+    }
+
+
+def test_apply_then_commit(tmp_path: Path) -> None:
+    root, home, memory = setup(tmp_path)
+    doc = json.loads(cli(root, home, "digest", "--json").stdout)
+    judged = lessons_for(doc, ["tox is missing on this machine", "make test: no such target"])
+    path = tmp_path / "lessons.json"
+    path.write_text(json.dumps(judged))
+    done = cli(root, home, "apply", str(path), "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["lessons_added"] == 2
+    block = (memory / "MEMORY.md").read_text().splitlines()
+    assert (
+        block[1]
+        == "- **tox is missing on this machine** (2026-11-30) Because the evidence says so. [trap]"
+    )
+    # The same evidence reworded by another judge is not reported again.
+    reworded = lessons_for(doc, ["The tox tool cannot be found", "No test target in the Makefile"])
+    again = cli(root, home, "apply", "-", "--json", stdin=json.dumps(reworded))
+    assert json.loads(again.stdout) | {"report": None} == {
+        "lessons": 0,
+        "already_reported": 2,
+        "lessons_added": 0,
+        "duplicates_refused": 0,
+        "pruned": 0,
+        "quarantined": 0,
+        "report": None,
+    }
+    commit = cli(root, home, "commit")
+    assert (
+        commit.returncode == 0 and commit.stdout == "watermark moved to 2026-11-30T15:00:00.000Z\n"
+    )
+    state = json.loads((memory / "hindsight" / "state.json").read_text())
+    assert state["last_scan"] == "2026-11-30T15:00:00.000Z" and state["scan_started"] is None
+    assert cli(root, home, "commit").returncode == 1  # nothing waiting any more
+
+
+def test_bad_json_writes_nothing(tmp_path: Path) -> None:
+    root, home, memory = setup(tmp_path)
+    cli(root, home, "digest")
+    state_before = (memory / "hindsight" / "state.json").read_bytes()
+    for payload, message in (
+        ("{not json", "is not valid JSON"),
+        (
+            json.dumps(
+                {
+                    "lessons": [
+                        {
+                            "title": "abc",
+                            "body": "b",
+                            "kind": "rumour",
+                            "strength": 1,
+                            "evidence": [],
+                            "memory": True,
+                        }
+                    ]
+                }
+            ),
+            "kind: 'rumour' is not one of",
+        ),
+    ):
+        done = cli(root, home, "apply", "-", stdin=payload)
+        assert done.returncode == 1 and message in done.stderr and done.stderr.count("\n") == 1
+    assert cli(root, home, "apply", str(tmp_path / "missing.json")).returncode == 1
+    assert not (memory / "MEMORY.md").exists() and not (memory / "hindsight" / "reports").exists()
+    assert (memory / "hindsight" / "state.json").read_bytes() == state_before

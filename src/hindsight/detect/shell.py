@@ -69,10 +69,25 @@ def job(command: str) -> tuple[str, str]:
     return (program, sub)
 
 
-def short(command: str, limit: int = 40) -> str:
-    """The first command of a chain as typed, noise dropped, clipped: how titles name a command."""
-    text = " ".join(first_segment(strip_noise(command)).split())
+_REDIRECT = re.compile(r"\s*(?:\d?>&\d|&>\s*\S+|\d?>>?\s*\S+|<\s*\S+)")
+
+
+def short(command: str, limit: int = 40, cwd: str | None = None) -> str:
+    """The first command of a chain as typed, noise and redirections dropped, paths made relative
+    to ``cwd``, clipped: how titles name a command."""
+    text = _REDIRECT.sub("", first_segment(strip_noise(command)))
+    if cwd:
+        text = text.replace(cwd.rstrip("/") + "/", "")
+    text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def swapped_program(failed: str, worked: str) -> tuple[str, str] | None:
+    """(python, python3) when two commands differ only in the program that ran."""
+    a, b = split(first_segment(strip_noise(failed))), split(first_segment(strip_noise(worked)))
+    if len(a) == len(b) and a and a[1:] == b[1:] and a[0] != b[0]:
+        return a[0], b[0]
+    return None
 
 
 def missing_program(output: str) -> str | None:

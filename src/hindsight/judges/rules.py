@@ -26,8 +26,8 @@ def _code(text: str, limit: int = 70) -> str:
     return "`" + fmt.clip(text, limit).replace("`", "'") + "`"
 
 
-def _job(command: str) -> str:
-    return shell.short(command)
+def _job(command: str, cwd: str | None = None) -> str:
+    return shell.short(command, cwd=cwd)
 
 
 def _where(f: Finding) -> list[str]:
@@ -67,25 +67,29 @@ def _fixed(f: Finding) -> Lesson | None:
             f"{_code(command)} exited {d['exit_code']} ({_code(error, 100)}){tries}; it passed after "
             f"{'; '.join(changed[:3])}."
         )
-        return _lesson(
-            f,
-            f"{_code(_job(command))} needs: {fmt.clip(changed[0], 70)}",
-            body,
-            "fix",
-            f.strength >= 3,
-        )
+        setup = [c for c in changed if not c.startswith("edited ")]
+        if not setup:
+            # Edit, rerun, pass: the ordinary development loop, worth a report line, not memory.
+            title = f"{_code(_job(command))} passed after edits"
+            return _lesson(f, title, body, "fix", False, min(f.strength, 2))
+        title = f"{_code(_job(command))} needs: {fmt.clip(setup[0], 70)}"
+        return _lesson(f, title, body, "fix", f.strength >= 3)
+
     no_target = _NO_TARGET.search(error)
     category = d["category"]
-    if no_target:
-        title = f"{_code(_job(command))} has no target here; use {_code(fix, 50)}"
+    swapped = shell.swapped_program(command, fix)
+    if swapped:
+        title = f"{_code(swapped[0])} is not available here; use {_code(swapped[1])}"
+    elif no_target:
+        title = f"{_code(_job(command))} has no target here; use {_code(_job(fix), 50)}"
     elif category == shell.MISSING_DEPENDENCY:
-        title = f"{_code(shell.program(command))} is not available here; use {_code(fix, 50)}"
+        title = f"{_code(shell.program(command))} is not available here; use {_code(_job(fix), 50)}"
     elif category == shell.WRONG_PATH:
-        title = f"{_code(_job(command), 50)} fails: wrong path; use {_code(fix, 50)}"
+        title = f"{_code(_job(command), 50)} fails: wrong path; use {_code(_job(fix), 50)}"
     elif category == shell.AUTH:
-        title = f"{_code(_job(command))} needs credentials; {_code(fix, 50)} worked"
+        title = f"{_code(_job(command))} needs credentials; {_code(_job(fix), 50)} worked"
     else:
-        title = f"{_code(_job(command))} fails here; {_code(fix, 50)} works"
+        title = f"{_code(_job(command))} fails here; {_code(_job(fix), 50)} works"
     body = f"{_code(command)} exited {d['exit_code']} ({_code(error, 100)}); {_code(fix)} worked{lost}{tries}."
     return _lesson(f, title, body, "fix", f.strength >= 3)
 
@@ -185,7 +189,7 @@ def _tool_error(f: Finding) -> Lesson | None:
 def _slow(group: list[Finding]) -> Lesson:
     worst = max(group, key=lambda f: f.data.get("duration_s") or 0.0)
     d = worst.data
-    job = _job(str(d["command"]))
+    job = " ".join(shell.job(str(d["command"]))).strip()
     if d.get("moved_to_background"):
         body = f"{_code(str(d['command']))} outlived its timeout and was moved to the background."
         title = f"{_code(job)} outlives the default timeout"
@@ -266,9 +270,11 @@ def _todos(f: Finding) -> tuple[Lesson, Unfinished]:
     return lesson, Unfinished(lesson.title, body, [f.key])
 
 
-def _decision(f: Finding) -> Lesson:
+def _decision(f: Finding) -> Lesson | None:
     d = f.data
     sentence = str(d["sentence"])
+    if not d["reasoned"] and not re.search(r"\b(?:instead of|rather than)\b", sentence, re.I):
+        return None  # "I'll use that alias next": an intention, not a decision with a reason
     return _lesson(
         f,
         f"Decision: {fmt.clip(sentence, 100)}",
@@ -376,7 +382,7 @@ class RulesJudge:
                     by_topic[topic] = lesson
                 out.lessons.append(lesson)
             elif f.kind == "slow_command":
-                slow.setdefault(_job(str(f.data["command"])), []).append(f)
+                slow.setdefault(" ".join(shell.job(str(f.data["command"]))), []).append(f)
             elif f.kind == "unfinished_todos":
                 lesson, item = _todos(f)
                 out.lessons.append(lesson)

@@ -61,3 +61,28 @@ def test_same_command_without_a_named_change_stays_out_of_memory(tmp_path: Path)
     s = Script().bash("make deploy", 0, 5, 1, "error: timeout").bash("make deploy", 30, 5)
     (lesson,) = RulesJudge().judge(run_all([session_from_records(tmp_path, s.records)])).lessons
     assert lesson.title == "`make deploy` fails intermittently" and not lesson.memory
+
+
+def _shared(*names: str) -> list:
+    from conftest import shared_fixture
+
+    from hindsight.sources.base import Transcript
+    from hindsight.sources.claude_code import ClaudeCodeSource
+
+    return [
+        ClaudeCodeSource().read(Transcript(shared_fixture(n), "claude-code", "s", 0, 0), [])
+        for n in names
+    ]
+
+
+def test_real_sessions_edit_loops_stay_out_of_memory_and_swaps_are_plain() -> None:
+    sessions = _shared(
+        "claude-code/v2.0.76/sample_main_transcript.jsonl",
+        "claude-code/v2.1.39/258c7280-ae70-4798-800f-63464d01a85d.jsonl",
+    )
+    lessons = {x.title: x for x in RulesJudge().judge(run_all(sessions)).lessons}
+    assert lessons["`python` is not available here; use `python3`"].memory
+    loops = [x for x in lessons.values() if x.title.endswith("passed after edits")]
+    assert loops and not any(x.memory for x in loops)
+    assert "`git push` fails here; `git push --set-upstream origin spotter-gqc` works" in lessons
+    assert lessons["`git add` is slow (minutes)"].kind == "slow"

@@ -72,7 +72,7 @@ def job(command: str) -> tuple[str, str]:
 _REDIRECT = re.compile(r"\s*(?:\d?>&\d|&>\s*\S+|\d?>>?\s*\S+|<\s*\S+)")
 
 
-def short(command: str, limit: int = 40, cwd: str | None = None) -> str:
+def short(command: str, limit: int = 60, cwd: str | None = None) -> str:
     """The first command of a chain as typed, noise and redirections dropped, paths made relative
     to ``cwd``, clipped: how titles name a command."""
     text = _REDIRECT.sub("", first_segment(strip_noise(command)))

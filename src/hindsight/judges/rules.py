@@ -81,15 +81,15 @@ def _fixed(f: Finding) -> Lesson | None:
     if swapped:
         title = f"{_code(swapped[0])} is not available here; use {_code(swapped[1])}"
     elif no_target:
-        title = f"{_code(_job(command))} has no target here; use {_code(_job(fix), 50)}"
+        title = f"{_code(_job(command))} has no target here; use {_code(_job(fix), 60)}"
     elif category == shell.MISSING_DEPENDENCY:
-        title = f"{_code(shell.program(command))} is not available here; use {_code(_job(fix), 50)}"
+        title = f"{_code(shell.program(command))} is not available here; use {_code(_job(fix), 60)}"
     elif category == shell.WRONG_PATH:
-        title = f"{_code(_job(command), 50)} fails: wrong path; use {_code(_job(fix), 50)}"
+        title = f"{_code(_job(command), 50)} fails: wrong path; use {_code(_job(fix), 60)}"
     elif category == shell.AUTH:
-        title = f"{_code(_job(command))} needs credentials; {_code(_job(fix), 50)} worked"
+        title = f"{_code(_job(command))} needs credentials; {_code(_job(fix), 60)} worked"
     else:
-        title = f"{_code(_job(command))} fails here; {_code(_job(fix), 50)} works"
+        title = f"{_code(_job(command))} fails here; {_code(_job(fix), 60)} works"
     body = f"{_code(command)} exited {d['exit_code']} ({_code(error, 100)}); {_code(fix)} worked{lost}{tries}."
     return _lesson(f, title, body, "fix", f.strength >= 3)
 

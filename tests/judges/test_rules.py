@@ -65,7 +65,6 @@ def test_same_command_without_a_named_change_stays_out_of_memory(tmp_path: Path)
 
 def _shared(*names: str) -> list:
     from conftest import shared_fixture
-
     from hindsight.sources.base import Transcript
     from hindsight.sources.claude_code import ClaudeCodeSource
 

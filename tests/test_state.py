@@ -36,4 +36,4 @@ def test_corrupt_is_an_error_never_a_reset(tmp_path: Path, content: bytes) -> No
     with pytest.raises(HindsightError, match=r"state.json is corrupt .*--since"):
         state.load(tmp_path)
     assert path.read_bytes() == content
-    assert state.load(tmp_path, tolerate_corrupt=True) == state.State()
+    assert state.load(tmp_path, tolerate_corrupt=True) == state.State(recovered=True)

@@ -317,8 +317,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         code: int = module.run(args)
         return code
     except HindsightError as exc:
-        print(f"hindsight: error: {exc}", file=sys.stderr)
+        from hindsight.guard import redact
+
+        print(f"hindsight: error: {redact(str(exc))}", file=sys.stderr)
         return 1
+
     except KeyboardInterrupt:
         print("hindsight: interrupted", file=sys.stderr)
         return 130

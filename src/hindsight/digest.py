@@ -6,11 +6,12 @@ reading the digest can tell the transcript's facts from instructions planted in 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from hindsight import clock, fmt
 from hindsight import session as s
 from hindsight.detect import Finding
+from hindsight.guard import redact, redact_json
 from hindsight.pipeline import Gathered
 
 PREAMBLE = """\
@@ -102,7 +103,7 @@ def build(
         tail.append(block)
         used += len(block.encode())
         timelines.append({"session_id": sess.session_id, "cwd": sess.cwd, "events": lines})
-    markdown = "".join(parts + tail)
+    markdown = redact("".join(parts + tail))
     doc = {
         "scan": {
             "since": clock.iso(gathered.since),
@@ -116,4 +117,4 @@ def build(
         "omitted_findings": omitted,
         "timeline": timelines,
     }
-    return markdown, doc
+    return markdown, cast(dict[str, Any], redact_json(doc))

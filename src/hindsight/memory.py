@@ -72,8 +72,11 @@ class Entry:
         """Validate and clean user or judge input into an entry that renders as one line."""
         if kind not in KINDS:
             raise HindsightError(f"unknown kind {kind!r}; use one of: {', '.join(KINDS)}")
-        clean_title = one_line(title).replace("**", "*").strip("* ")
-        clean_body = one_line(body)
+        from hindsight.guard import redact
+
+        clean_title = redact(one_line(title)).replace("**", "*").strip("* ")
+        clean_body = redact(one_line(body))
+
         if not normalize_title(clean_title):
             raise HindsightError("the title needs at least one letter or digit")
         if not clean_body:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import subprocess
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from hindsight import clock, detect, discover, fsutil, report, state
+from hindsight import clock, detect, discover, fsutil, guard, report, state
 from hindsight.context import Context
 from hindsight.detect import Finding
 from hindsight.lessons import Judgement, Lesson
@@ -25,17 +27,36 @@ class Gathered:
     transcripts: int
     bytes_read: int
     stats: ReadStats
+    explicit_since: bool = False
+
+    def trusted_texts(self) -> list[str]:
+        """What the user typed and the commands the agent ran: the only text that may instruct."""
+        out: list[str] = []
+        for sess in self.sessions:
+            out += sess.prompts()
+            out += [t.command for t in sess.shell_calls() if t.command]
+        return out
 
 
 def lock_path(ctx: Context) -> Any:
     return ctx.memory_dir / "hindsight" / ".lock"
 
 
-def gather(ctx: Context, since_arg: str | None, *, show_progress: bool = False) -> Gathered:
+def gather(
+    ctx: Context,
+    since_arg: str | None,
+    *,
+    show_progress: bool = False,
+    since_at: datetime | None = None,
+) -> Gathered:
     """Read every pending session; the scan start is taken before listing, so nothing slips by."""
     scan_started = clock.now()
-    saved = state.load(ctx.memory_dir, tolerate_corrupt=bool(since_arg))
-    since = discover.window_start(since_arg, saved, scan_started)
+    if since_at is not None:
+        since = since_at
+    else:
+        saved = state.load(ctx.memory_dir, tolerate_corrupt=bool(since_arg))
+        since = discover.window_start(since_arg, saved, scan_started)
+
     groups = discover.find(ctx, since)
     total = sum(t.size for g in groups for t in g.files)
     bar = Progress(len(groups), total, show_progress)
@@ -51,7 +72,7 @@ def gather(ctx: Context, since_arg: str | None, *, show_progress: bool = False) 
     finally:
         bar.close()
     transcripts = sum(len(g.files) for g in groups)
-    return Gathered(since, scan_started, sessions, transcripts, total, stats)
+    return Gathered(since, scan_started, sessions, transcripts, total, stats, bool(since_arg))
 
 
 def find(gathered: Gathered, options: detect.Options | None = None) -> list[Finding]:
@@ -65,6 +86,7 @@ class Applied:
     memory: AddResult = field(default_factory=AddResult)
     over_run_cap: int = 0  # memory-worthy lessons left to the report by the per-run cap
     quarantined: int = 0
+    quarantine: list[Quarantined] = field(default_factory=list)
     report_path: str | None = None
     section: str = ""
 
@@ -82,11 +104,15 @@ def apply(
     """Write what is new: memory first (the strongest), then the report, then the evidence keys."""
     store = MemoryStore(ctx.memory_dir)
     store.read()  # a malformed block stops everything before any file is touched
+    tolerate = gathered is not None and gathered.explicit_since
     with fsutil.locked(lock_path(ctx)) if not dry_run else _nolock():
-        saved = state.load(ctx.memory_dir, tolerate_corrupt=gathered is not None and dry_run)
+        saved = state.load(ctx.memory_dir, tolerate_corrupt=tolerate)
         out = Applied()
         fresh = _fresh(judgement, saved.reported)
         out.already_reported = len(judgement.lessons) - len(fresh.lessons)
+        screen = guard.Screen(gathered.trusted_texts() if gathered else (), _host_known(ctx))
+        out.quarantine = _quarantine(fresh, screen)
+        out.quarantined = len(out.quarantine)
         out.lessons = fresh.lessons
         today = clock.today()
         wanted = sorted((x for x in fresh.lessons if x.memory), key=lambda x: -x.strength)
@@ -97,17 +123,78 @@ def apply(
         )
         added = {e.title for e in out.memory.added}
         out.section = report.render_section(
-            fresh, gathered, findings or [], out.memory, added, clock.now()
+            fresh, gathered, findings or [], out.memory, added, clock.now(), out.quarantine, screen
         )
         if dry_run:
             return out
-        written = report.append(ctx.memory_dir, today, out.section) if _has_content(fresh) else None
+        has_content = _has_content(fresh) or bool(out.quarantine)
+        written = report.append(ctx.memory_dir, today, out.section) if has_content else None
         out.report_path = str(written) if written else None
-        saved.reported |= fresh.keys()
+        saved.reported |= fresh.keys() | {k for q in out.quarantine for k in q.evidence}
         if gathered is not None:
             saved.scan_started = gathered.scan_started
         state.save(ctx.memory_dir, saved)
         return out
+
+
+@dataclass
+class Quarantined:
+    """A lesson withheld from memory and report: only why, where from and a hash are kept."""
+
+    reason: str
+    where: str
+    digest: str
+    evidence: list[str]
+
+
+def _quarantine(judgement: Judgement, screen: guard.Screen) -> list[Quarantined]:
+    """Take out every item whose text would carry untrusted instructions; return what was taken."""
+    out: list[Quarantined] = []
+
+    def keep(text: str, where: list[str], evidence: list[str]) -> bool:
+        reason = screen.check(text)
+        if reason is None:
+            return True
+        out.append(
+            Quarantined(
+                reason, where[0] if where else "judge JSON", guard.fingerprint(text), evidence
+            )
+        )
+        return False
+
+    judgement.lessons = [
+        x for x in judgement.lessons if keep(f"{x.title}\n{x.body}", x.where, x.evidence)
+    ]
+    judgement.recommendations = [
+        x
+        for x in judgement.recommendations
+        if keep(f"{x.friction}\n{x.where}\n{x.fix}", [], x.evidence)
+    ]
+    judgement.unfinished = [
+        x for x in judgement.unfinished if keep(f"{x.title}\n{x.body}", [], x.evidence)
+    ]
+    return out
+
+
+def _host_known(ctx: Context) -> Callable[[str], bool]:
+    """Whether a host is named in the repo's own tracked files (git grep, cached)."""
+    cache: dict[str, bool] = {}
+
+    def known(host: str) -> bool:
+        if host not in cache:
+            try:
+                done = subprocess.run(
+                    ["git", "-C", str(ctx.repo.root), "grep", "-q", "-I", "-F", "-i", host],
+                    capture_output=True,
+                    timeout=20,
+                    check=False,
+                )
+                cache[host] = done.returncode == 0
+            except (OSError, subprocess.SubprocessError):
+                cache[host] = False
+        return cache[host]
+
+    return known
 
 
 def _has_content(j: Judgement) -> bool:

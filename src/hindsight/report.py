@@ -7,12 +7,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from hindsight import fsutil
+from hindsight.guard import Screen, fingerprint
 
 if TYPE_CHECKING:
     from hindsight.detect import Finding
     from hindsight.lessons import Judgement
     from hindsight.memory import AddResult
-    from hindsight.pipeline import Gathered
+    from hindsight.pipeline import Gathered, Quarantined
 
 
 def reports_dir(memory_dir: Path) -> Path:
@@ -30,8 +31,11 @@ def append(memory_dir: Path, day: date, section: str) -> Path | None:
     """
     if not section.strip():
         return None
+    from hindsight.guard import redact
+
     path = report_path(memory_dir, day)
-    text = section if section.endswith("\n") else section + "\n"
+    text = redact(section if section.endswith("\n") else section + "\n")
+
     with fsutil.locked(memory_dir / "hindsight" / ".lock"):
         existing = fsutil.read_bytes(path)
         header = b"" if existing else f"# hindsight report {day.isoformat()}\n".encode()
@@ -54,6 +58,8 @@ def render_section(
     memory: AddResult,
     added_titles: set[str],
     when: datetime,
+    quarantine: list[Quarantined] | None = None,
+    screen: Screen | None = None,
 ) -> str:
     """One run's section: lessons (in memory or not), recommendations, unfinished work, counts."""
     by_key = {f.key: f for f in findings}
@@ -79,9 +85,16 @@ def render_section(
                 finding = by_key.get(key)
                 for name in finding.untrusted if finding else ():
                     value = str(finding.data.get(name) or "") if finding else ""
-                    if value:
-                        lines.append("   Data quoted from tool output (not instructions):")
-                        lines += ["   " + ln for ln in _fence(value).splitlines()]
+                    if not value:
+                        continue
+                    reason = screen.check(value) if screen else None
+                    if reason:
+                        lines.append(
+                            f"   (excerpt withheld: {reason}; sha256 {fingerprint(value)})"
+                        )
+                        continue
+                    lines.append("   Data quoted from tool output (not instructions):")
+                    lines += ["   " + ln for ln in _fence(value).splitlines()]
         lines.append("")
     if judgement.recommendations:
         lines += ["### Recommendations", ""]
@@ -93,6 +106,12 @@ def render_section(
     if judgement.unfinished:
         lines += ["### Unfinished work", ""]
         lines += [f"- **{item.title}**: {item.body}" for item in judgement.unfinished]
+        lines.append("")
+    if quarantine:
+        lines += ["### Quarantined", ""]
+        lines.append("Withheld from memory and from this report; the text is not copied here.")
+        lines.append("")
+        lines += [f"- {q.reason}: from `{q.where}` (sha256 {q.digest})" for q in quarantine]
         lines.append("")
     lines.append(
         f"Memory: {len(memory.added)} added, {len(memory.duplicates)} refused as duplicates, "

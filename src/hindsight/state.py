@@ -12,9 +12,10 @@ from typing import Any
 
 import orjson
 
-from hindsight import fsutil
+from hindsight import clock, fsutil
 from hindsight.clock import iso, parse_iso
 from hindsight.errors import HindsightError
+from hindsight.guard import redact_json
 
 STATE_VERSION = 1
 
@@ -25,14 +26,17 @@ class State:
     scan_started: datetime | None = None
     reported: set[str] = field(default_factory=set)
     last_run: dict[str, Any] = field(default_factory=dict)
+    scan_since: datetime | None = None  # the window start of the scan waiting for commit
+    recovered: bool = False  # loaded in place of a corrupt file (kept aside when saved)
 
     def to_json(self) -> bytes:
         doc = {
             "version": STATE_VERSION,
             "last_scan": iso(self.last_scan) if self.last_scan else None,
             "scan_started": iso(self.scan_started) if self.scan_started else None,
+            "scan_since": iso(self.scan_since) if self.scan_since else None,
             "reported": sorted(self.reported),
-            "last_run": self.last_run,
+            "last_run": redact_json(self.last_run),
         }
         return orjson.dumps(doc, option=orjson.OPT_INDENT_2) + b"\n"
 
@@ -71,12 +75,13 @@ def load(memory_dir: Path, *, tolerate_corrupt: bool = False) -> State:
         return State(
             last_scan=_time(doc.get("last_scan")),
             scan_started=_time(doc.get("scan_started")),
+            scan_since=_time(doc.get("scan_since")),
             reported=set(reported),
             last_run=last_run,
         )
     except (orjson.JSONDecodeError, ValueError, TypeError) as exc:
         if tolerate_corrupt:
-            return State()
+            return State(recovered=True)
         raise _corrupt(path, str(exc).splitlines()[0] if str(exc) else type(exc).__name__) from exc
 
 
@@ -90,5 +95,12 @@ def _time(value: object) -> datetime | None:
 
 def save(memory_dir: Path, state: State) -> Path:
     path = state_path(memory_dir)
+    if state.recovered and path.exists():
+        # The user chose --since over a corrupt file: keep the old bytes beside it, never lose them.
+        old = fsutil.read_bytes(path) or b""
+        fsutil.atomic_write(
+            path.with_name(f"state.json.corrupt-{clock.now().strftime('%Y%m%d-%H%M%S')}"), old
+        )
+        state.recovered = False
     fsutil.atomic_write(path, state.to_json())
     return path

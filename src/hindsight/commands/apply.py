@@ -8,9 +8,10 @@ from pathlib import Path
 
 import orjson
 
-from hindsight import lessons, pipeline
+from hindsight import lessons, pipeline, state
 from hindsight.context import Context
 from hindsight.errors import HindsightError
+from hindsight.output import print_json
 
 
 def run(args: argparse.Namespace) -> int:
@@ -25,7 +26,11 @@ def run(args: argparse.Namespace) -> int:
     except orjson.JSONDecodeError as exc:
         raise HindsightError(f"{source} is not valid JSON: {exc}") from exc
     judgement = lessons.validate(doc)
-    applied = pipeline.apply(ctx, judgement)
+    # A model can be fooled too: screen its lessons against what the user and agent really said,
+    # re-read from the sessions the digest covered.
+    saved = state.load(ctx.memory_dir)
+    gathered = pipeline.gather(ctx, None, since_at=saved.scan_since) if saved.scan_since else None
+    applied = pipeline.apply(ctx, judgement, gathered=gathered)
     summary = {
         "lessons": len(applied.lessons),
         "already_reported": applied.already_reported,
@@ -36,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
         "report": applied.report_path,
     }
     if args.json:
-        sys.stdout.buffer.write(orjson.dumps(summary, option=orjson.OPT_INDENT_2) + b"\n")
+        print_json(summary)
     else:
         print(
             f"{summary['lessons']} new lessons ({summary['already_reported']} reported before); memory: "

@@ -5,10 +5,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-import orjson
-
 from hindsight import digest, fsutil, pipeline, state
 from hindsight.context import Context
+from hindsight.output import print_json
 
 
 def run(args: argparse.Namespace) -> int:
@@ -20,9 +19,11 @@ def run(args: argparse.Namespace) -> int:
     with fsutil.locked(pipeline.lock_path(ctx)):
         saved = state.load(ctx.memory_dir, tolerate_corrupt=bool(args.since))
         saved.scan_started = gathered.scan_started
+        saved.scan_since = gathered.since
+
         state.save(ctx.memory_dir, saved)
     if args.json:
-        sys.stdout.buffer.write(orjson.dumps(doc, option=orjson.OPT_INDENT_2) + b"\n")
+        print_json(doc)
     else:
         sys.stdout.write(markdown)
     return 0

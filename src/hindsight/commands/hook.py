@@ -16,6 +16,7 @@ import orjson
 
 from hindsight import clock, fsutil
 from hindsight.context import Context
+from hindsight.guard import redact
 
 
 def log(memory_dir: Path, line: str) -> None:
@@ -23,7 +24,7 @@ def log(memory_dir: Path, line: str) -> None:
     with contextlib.suppress(Exception):
         fsutil.ensure_dir(path.parent)
         with path.open("a", encoding="utf-8") as handle:
-            handle.write(f"{clock.iso(clock.now())} {line}\n")
+            handle.write(f"{clock.iso(clock.now())} {redact(line)}\n")
         path.chmod(0o600)
 
 

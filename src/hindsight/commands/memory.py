@@ -5,11 +5,10 @@ from __future__ import annotations
 import argparse
 import sys
 
-import orjson
-
 from hindsight import clock
 from hindsight.context import Context
 from hindsight.memory import ENTRY_RE, Entry, MemoryStore, check, parse
+from hindsight.output import print_json
 
 
 def run(args: argparse.Namespace) -> int:
@@ -37,7 +36,7 @@ def _show(store: MemoryStore, as_json: bool) -> int:
             match = ENTRY_RE.match(line)
             entries.append(match.groupdict() if match else {"raw": line})
         out = {"path": str(store.path), "has_block": doc.span is not None, "entries": entries}
-        sys.stdout.buffer.write(orjson.dumps(out, option=orjson.OPT_INDENT_2) + b"\n")
+        print_json(out)
         return 0
     if doc.span is None:
         print(f"no hindsight block in {store.path} yet", file=sys.stderr)

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import Any
-
-import orjson
 
 from hindsight import clock, fsutil, judges, pipeline
 from hindsight.context import Context
 from hindsight.errors import HindsightError
+from hindsight.guard import redact
+from hindsight.output import print_json
 
 
 def run(args: argparse.Namespace) -> int:
@@ -27,7 +26,7 @@ def run(args: argparse.Namespace) -> int:
             )
         raise
     if args.json:
-        sys.stdout.buffer.write(orjson.dumps(summary, option=orjson.OPT_INDENT_2) + b"\n")
+        print_json(summary)
     elif not args.quiet:
         _print(summary)
     return 0
@@ -45,9 +44,7 @@ def _example(args: argparse.Namespace, judge: judges.Judge) -> int:
     ctx = Context(str(ex.root), str(ex.claude_home), args.memory_dir)
     summary = _run(ctx, args, judge)
     if args.json:
-        sys.stdout.buffer.write(
-            orjson.dumps({"example": str(base), **summary}, option=orjson.OPT_INDENT_2) + b"\n"
-        )
+        print_json({"example": str(base), **summary})
         return 0
     if not args.quiet:
         print(f"example: sessions recorded with Claude Code 2.1.328, replayed in {base}")
@@ -103,7 +100,7 @@ def _run(ctx: Context, args: argparse.Namespace, judge: judges.Judge) -> dict[st
     }
     if args.dry_run:
         summary["would_add"] = [e.line() for e in applied.memory.added]
-        summary["report_section"] = applied.section if applied.lessons else ""
+        summary["report_section"] = redact(applied.section) if applied.lessons else ""
     else:
         outcome = {
             k: summary[k]

@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import Any
-
-import orjson
 
 from hindsight import clock, discover, state
 from hindsight.context import Context
+from hindsight.output import print_json
 from hindsight.session import ReadStats
 
 
@@ -59,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
             "transcripts": rows,
             "totals": summary,
         }
-        sys.stdout.buffer.write(orjson.dumps(doc, option=orjson.OPT_INDENT_2) + b"\n")
+        print_json(doc)
         return 0
     print(
         f"repo {ctx.repo.root}"

@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 from typing import Any
-
-import orjson
 
 from hindsight import clock, discover, state
 from hindsight.context import Context
 from hindsight.errors import HindsightError
 from hindsight.memory import MemoryStore
+from hindsight.output import print_json
 from hindsight.report import reports_dir
 
 
@@ -56,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
     info["hook_log"] = _tail(ctx.memory_dir / "hindsight" / "hook.log")
     info["problems"] = problems
     if args.json:
-        sys.stdout.buffer.write(orjson.dumps(info, option=orjson.OPT_INDENT_2) + b"\n")
+        print_json(info)
         return 0
     for key in ("repo", "memory", "archive", "reports", "state"):
         print(f"{key:<10} {info[key]}")

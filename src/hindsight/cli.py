@@ -116,6 +116,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the summary as one JSON document")
     p.add_argument("--quiet", action="store_true", help="print only errors")
     p.add_argument(
+        "--max-new",
+        type=_positive_bytes,
+        default=5,
+        metavar="N",
+        help="new memory entries a run may add at most (default: 5); the rest go to the report",
+    )
+    p.add_argument(
         "--example",
         action="store_true",
         help="run on the shipped example sessions (a temporary repo) instead of this repo's",

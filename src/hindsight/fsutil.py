@@ -53,17 +53,38 @@ def _refuse_link(path: Path) -> None:
         raise HindsightError(f"{path} is a symbolic link; hindsight does not write through links")
 
 
+def confine(root: Path, path: Path) -> None:
+    """Refuse a write whose path leaves ``root`` through a symbolic link below it.
+
+    The memory folder itself may be a link (the user's choice); nothing under it may be.
+    """
+    try:
+        rel = path.relative_to(root)
+    except ValueError as exc:
+        raise HindsightError(f"{path} is outside {root}; refusing to write") from exc
+    probe = root
+    for part in rel.parts:
+        probe = probe / part
+        if probe.is_symlink():
+            raise HindsightError(
+                f"{probe} is a symbolic link; hindsight does not write through links"
+            )
+
+
 def atomic_write(
     path: Path,
     data: bytes,
     *,
     precondition: Callable[[], bool] | None = None,
+    root: Path | None = None,
 ) -> bool:
     """Write ``data`` to ``path`` via temp file + fsync + rename in the same folder.
 
     ``precondition`` runs after the temp file is durable and just before the rename; when it
     returns False nothing is replaced and False is returned, so the caller can merge again.
     """
+    if root is not None:
+        confine(root, path)
     _refuse_link(path)
     ensure_dir(path.parent)
     try:
@@ -101,12 +122,12 @@ def _fsync_dir(folder: Path) -> None:
             os.close(fd)
 
 
-def append_file(path: Path, data: bytes) -> None:
+def append_file(path: Path, data: bytes, root: Path | None = None) -> None:
     """Append by rewriting atomically: earlier bytes are copied unchanged, never edited."""
     old = read_bytes(path) or b""
     if old and not old.endswith(b"\n"):
         old += b"\n"
-    atomic_write(path, old + data)
+    atomic_write(path, old + data, root=root)
 
 
 _held: dict[str, int] = {}

@@ -262,10 +262,14 @@ class MemoryStore:
             if fsutil.read_bytes(self.path) != before:
                 return False
             if pruned:
-                fsutil.append_file(self.archive_path, archive_section(pruned, day))
+                fsutil.append_file(
+                    self.archive_path, archive_section(pruned, day), root=self.folder
+                )
             return True
 
-        return fsutil.atomic_write(self.path, new, precondition=archive_then_check)
+        return fsutil.atomic_write(
+            self.path, new, precondition=archive_then_check, root=self.folder
+        )
 
     def _plan(self, doc: Document, wanted: list[Entry], max_bytes: int) -> AddResult:
         result = AddResult()
@@ -287,7 +291,10 @@ class MemoryStore:
 
 
 def check(doc: Document, max_bytes: int = DEFAULT_MAX_BYTES) -> list[str]:
-    """Problems with a well-formed block's contents, one readable line each."""
+    """Problems with a well-formed block's contents, one readable line each: form, duplicates,
+    the cap, and (high-signal patterns only) secrets and instruction-like text."""
+    from hindsight.guard import check_entry
+
     problems: list[str] = []
     seen: dict[str, int] = {}
     for number, line in enumerate(doc.lines, 1):
@@ -305,6 +312,9 @@ def check(doc: Document, max_bytes: int = DEFAULT_MAX_BYTES) -> list[str]:
                 date.fromisoformat(match["date"])
             except ValueError:
                 problems.append(f"{label}: invalid date {match['date']}")
+        danger = check_entry(line)
+        if danger:
+            problems.append(f"{label}: {danger}")
         key = key_of_line(line)
         if key in seen:
             problems.append(f"{label}: duplicates entry {seen[key]}")

@@ -39,7 +39,8 @@ def append(memory_dir: Path, day: date, section: str) -> Path | None:
     with fsutil.locked(memory_dir / "hindsight" / ".lock"):
         existing = fsutil.read_bytes(path)
         header = b"" if existing else f"# hindsight report {day.isoformat()}\n".encode()
-        fsutil.append_file(path, header + b"\n" + text.encode("utf-8"))
+        fsutil.append_file(path, header + b"\n" + text.encode("utf-8"), root=memory_dir)
+
     return path
 
 

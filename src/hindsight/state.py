@@ -98,9 +98,9 @@ def save(memory_dir: Path, state: State) -> Path:
     if state.recovered and path.exists():
         # The user chose --since over a corrupt file: keep the old bytes beside it, never lose them.
         old = fsutil.read_bytes(path) or b""
-        fsutil.atomic_write(
-            path.with_name(f"state.json.corrupt-{clock.now().strftime('%Y%m%d-%H%M%S')}"), old
-        )
+        aside = path.with_name(f"state.json.corrupt-{clock.now().strftime('%Y%m%d-%H%M%S')}")
+        fsutil.atomic_write(aside, old, root=memory_dir)
         state.recovered = False
-    fsutil.atomic_write(path, state.to_json())
+    fsutil.atomic_write(path, state.to_json(), root=memory_dir)
+
     return path

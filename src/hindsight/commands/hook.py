@@ -22,7 +22,9 @@ from hindsight.guard import redact
 def log(memory_dir: Path, line: str) -> None:
     path = memory_dir / "hindsight" / "hook.log"
     with contextlib.suppress(Exception):
+        fsutil.confine(memory_dir, path)
         fsutil.ensure_dir(path.parent)
+
         with path.open("a", encoding="utf-8") as handle:
             handle.write(f"{clock.iso(clock.now())} {redact(line)}\n")
         path.chmod(0o600)

@@ -76,8 +76,14 @@ def _run(ctx: Context, args: argparse.Namespace, judge: judges.Judge) -> dict[st
         findings = pipeline.find(gathered)
         judgement = judge.judge(findings)
         applied = pipeline.apply(
-            ctx, judgement, gathered=gathered, findings=findings, dry_run=args.dry_run
+            ctx,
+            judgement,
+            gathered=gathered,
+            findings=findings,
+            dry_run=args.dry_run,
+            max_new=args.max_new,
         )
+
         watermark = None if args.dry_run else pipeline.commit(ctx, gathered.scan_started)
     summary: dict[str, Any] = {
         "sessions_read": len(gathered.sessions),

@@ -156,3 +156,25 @@ class Script:
     ) -> Script:
         text = f"Exit code {code}\n{output}" if code else output
         return self.tool("Bash", {"command": command}, at, took, text, error=code != 0)
+
+
+def make_repo(base: Path) -> tuple[Path, Path]:
+    """A git repo (path with a dot and an underscore) and a linked worktree: (root, worktree)."""
+    root = base / "acme.app_v2"
+    (root / "src").mkdir(parents=True)
+    (root / "src" / "app.py").write_text("x = 1\n")
+    git("init", "-q", "-b", "main", ".", cwd=root)
+    git("add", "-A", cwd=root)
+    git("commit", "-qm", "init", cwd=root)
+    wt = base / "acme.app_v2.wt_feature"
+    git("worktree", "add", "-q", "-b", "feature", str(wt), cwd=root)
+    return root.resolve(), wt.resolve()
+
+
+def git(*args: str, cwd: Path) -> None:
+    subprocess.run(
+        ["git", "-c", "user.email=t@t", "-c", "user.name=t", *args],
+        cwd=cwd,
+        check=True,
+        capture_output=True,
+    )

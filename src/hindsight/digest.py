@@ -51,7 +51,7 @@ def _timeline(sess: s.Session, limit: int = 40) -> list[str]:
             continue
         when = event.ts.strftime("%H:%M:%S") if event.ts else "--:--:--"
         if event.kind == s.PROMPT:
-            out.append(f"{when} user: {fmt.clip(event.text, 200)}")
+            out.append(f"{when} user: {fmt.clip(redact(event.text), 200)}")
         elif event.kind == s.INTERRUPT:
             out.append(f"{when} user interrupted")
         elif event.kind == s.COMPACTION and event.text == "boundary":
@@ -60,7 +60,7 @@ def _timeline(sess: s.Session, limit: int = 40) -> list[str]:
             t = event.tool
             took = f", {fmt.duration(t.duration_s)}" if t.duration_s and t.duration_s >= 10 else ""
             out.append(
-                f"{when} $ {fmt.clip(t.command or '', 120)} -> {t.status}"
+                f"{when} $ {fmt.clip(redact(t.command or ''), 120)} -> {t.status}"
                 + (f" exit {t.exit_code}" if t.exit_code not in (None, 0) else "")
                 + took
             )

@@ -309,7 +309,7 @@ class Screen:
                 return seg.group(0)
         return None
 
-    def check(self, text: str) -> str | None:
+    def check(self, text: str, *, memory: bool = True) -> str | None:
         """The reason ``text`` must not reach memory, or None.
 
         High-signal patterns are never excused, so `memory check` passes on whatever hindsight
@@ -317,15 +317,18 @@ class Screen:
         """
         if has_secret(text):
             return "holds a secret"
-        for name, pattern in _HIGH:
-            if pattern.search(text):
-                return name
-        for name, pattern in _CONTEXT:
-            for hit in pattern.finditer(text):
-                segment = self._segment_of(text, hit.start(), hit.end())
-                if segment is None or not self._is_trusted(segment):
+        # File names hide words behind underscores: screen them with the underscores as spaces too.
+        variants = (text, text.replace("_", " ")) if "_" in text else (text,)
+        for variant in variants:
+            for name, pattern in _HIGH:
+                if pattern.search(variant):
                     return name
-        for hit in _HOST.finditer(text):
+            for name, pattern in _CONTEXT:
+                for hit in pattern.finditer(variant):
+                    segment = self._segment_of(variant, hit.start(), hit.end())
+                    if segment is None or not self._is_trusted(segment):
+                        return name
+        for hit in _HOST.finditer(text) if memory else ():
             host = next(g for g in hit.groups() if g).casefold().rstrip(".")
             if host in ("localhost", "127.0.0.1", "example.com") or any(
                 host in t for t in self.trusted
@@ -340,9 +343,10 @@ def check_entry(text: str) -> str | None:
     """High-signal problems of a memory entry already written (for `memory check`)."""
     if has_secret(text):
         return "holds a secret"
-    for name, pattern in _HIGH:
-        if pattern.search(text):
-            return f"instruction-like: {name}"
+    for variant in (text, text.replace("_", " ")):
+        for name, pattern in _HIGH:
+            if pattern.search(variant):
+                return f"instruction-like: {name}"
     return None
 
 

@@ -150,20 +150,21 @@ class Quarantined:
 def _quarantine(judgement: Judgement, screen: guard.Screen) -> list[Quarantined]:
     """Take out every item whose text would carry untrusted instructions; return what was taken."""
     out: list[Quarantined] = []
+    # Secrets are redacted, not quarantined: the rest of the lesson is still worth keeping.
+    for lesson in judgement.lessons:
+        lesson.title, lesson.body = guard.redact(lesson.title), guard.redact(lesson.body)
 
-    def keep(text: str, where: list[str], evidence: list[str]) -> bool:
-        reason = screen.check(text)
+    def keep(text: str, where: list[str], evidence: list[str], memory: bool = False) -> bool:
+        # Hosts matter only where text gains authority (memory); instructions matter everywhere.
+        reason = screen.check(text, memory=memory)
         if reason is None:
             return True
-        out.append(
-            Quarantined(
-                reason, where[0] if where else "judge JSON", guard.fingerprint(text), evidence
-            )
-        )
+        source = where[0] if where else "the judge's output"
+        out.append(Quarantined(reason, source, guard.fingerprint(text), evidence))
         return False
 
     judgement.lessons = [
-        x for x in judgement.lessons if keep(f"{x.title}\n{x.body}", x.where, x.evidence)
+        x for x in judgement.lessons if keep(f"{x.title}\n{x.body}", x.where, x.evidence, x.memory)
     ]
     judgement.recommendations = [
         x

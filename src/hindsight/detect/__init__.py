@@ -34,6 +34,12 @@ class Finding:
     # Names of the data fields that hold text from tool output, files or the web.
     untrusted: tuple[str, ...] = ()
 
+    def __post_init__(self) -> None:
+        # Redact before anything downstream clips a value: half a token is still a leak.
+        from hindsight.guard import redact_json
+
+        self.data = dict(redact_json(self.data))  # type: ignore[call-overload]
+
     def to_json(self) -> dict[str, Any]:
         return {
             "kind": self.kind,

@@ -149,8 +149,11 @@ def locked(lock_path: Path, timeout: float = LOCK_TIMEOUT_S) -> Iterator[None]:
         finally:
             _held[key] -= 1
         return
+    _refuse_link(lock_path.parent)
+    _refuse_link(lock_path)
     ensure_dir(lock_path.parent)
     lock = FileLock(key, timeout=timeout, mode=PRIVATE_FILE)
+
     try:
         lock.acquire()
     except Timeout as exc:

@@ -1,0 +1,59 @@
+from __future__ import annotations
+
+import os
+import stat
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from conftest import install_recording, run_cli
+from hindsight import fsutil, report
+from hindsight.errors import HindsightError
+from hindsight.locate import claude_folder_name
+from hindsight.memory import Entry, MemoryStore
+
+
+def test_new_files_and_folders_are_private(tmp_path: Path) -> None:
+    root, _, home = install_recording(tmp_path)
+    assert run_cli("run", "--claude-home", str(home), cwd=root).returncode == 0
+    memory = home / "projects" / claude_folder_name(str(root)) / "memory"
+    for path in [memory, *memory.rglob("*")]:
+        mode = stat.S_IMODE(path.stat().st_mode)
+        assert mode == (0o700 if path.is_dir() else 0o600), path
+
+
+def test_existing_memory_file_keeps_its_mode(tmp_path: Path) -> None:
+    (tmp_path / "MEMORY.md").write_text("notes\n")
+    os.chmod(tmp_path / "MEMORY.md", 0o644)
+    MemoryStore(tmp_path).add([Entry.make("T", "B", "trap", date(2026, 1, 1))])
+    assert stat.S_IMODE((tmp_path / "MEMORY.md").stat().st_mode) == 0o644
+
+
+def test_writes_never_follow_a_link_out_of_the_memory_folder(tmp_path: Path) -> None:
+    memory, outside = tmp_path / "memory", tmp_path / "elsewhere"
+    memory.mkdir()
+    outside.mkdir()
+    (memory / "hindsight").symlink_to(outside)
+    with pytest.raises(HindsightError, match="is a symbolic link"):
+        report.append(memory, date(2026, 1, 1), "## section\n")
+    assert list(outside.iterdir()) == []
+    target = outside / "real.md"
+    target.write_text("mine\n")
+    (memory / "MEMORY.md").symlink_to(target)
+    with pytest.raises(HindsightError, match="is a symbolic link"):
+        MemoryStore(memory).add([Entry.make("T", "B", "trap", date(2026, 1, 1))])
+    assert target.read_text() == "mine\n"
+
+
+def test_a_linked_memory_folder_is_the_users_choice(tmp_path: Path) -> None:
+    real, link = tmp_path / "real", tmp_path / "link"
+    real.mkdir()
+    link.symlink_to(real)
+    MemoryStore(link).add([Entry.make("T", "B", "trap", date(2026, 1, 1))])
+    assert (real / "MEMORY.md").exists()
+
+
+def test_confine_refuses_paths_outside(tmp_path: Path) -> None:
+    with pytest.raises(HindsightError, match="outside"):
+        fsutil.confine(tmp_path / "a", tmp_path / "b" / "c")

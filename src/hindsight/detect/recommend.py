@@ -11,6 +11,7 @@ from hindsight.detect.streams import main_stream, shell_events, tool_of
 SCRIPT_SESSIONS = 3  # the same 3-step sequence in this many sessions: extract a script
 SKILL_SESSIONS = 2  # the same 4+-step procedure in this many sessions: write a skill
 SKILL_WINDOW = 6  # tool calls after a skill call in which failures count against it
+MAX_RECOMMENDATIONS = 5  # a run's report stays readable on a long history
 
 
 def _jobs(sess: s.Session) -> list[tuple[str, s.Event]]:
@@ -33,10 +34,14 @@ def repeated_sequences(sessions: list[s.Session], opts: Options) -> Iterator[Fin
                     continue  # retries of one command are not a procedure
                 grams.setdefault(steps, {}).setdefault(sess.session_id, jobs[i][1])
     reported: dict[tuple[str, ...], int] = {}
-    for steps, where in sorted(grams.items(), key=lambda kv: (-len(kv[0]), -len(kv[1]))):
-        # A part of a reported procedure is news only when it recurs in more sessions.
-        if any(_contains(longer, steps) and n >= len(where) for longer, n in reported.items()):
+    ranked = sorted(grams.items(), key=lambda kv: (-len(kv[1]), -len(kv[0]), kv[0]))
+    for steps, where in ranked:
+        if len(reported) >= MAX_RECOMMENDATIONS:
+            break
+        # A window sliding along one long procedure is the same procedure: keep the first seen.
+        if any(_overlap(steps, other) for other in reported):
             continue
+
         kind = None
         if len(steps) >= 4 and len(where) >= SKILL_SESSIONS:
             kind = "propose_skill"
@@ -58,9 +63,10 @@ def repeated_sequences(sessions: list[s.Session], opts: Options) -> Iterator[Fin
         )
 
 
-def _contains(longer: tuple[str, ...], shorter: tuple[str, ...]) -> bool:
-    n = len(shorter)
-    return any(longer[i : i + n] == shorter for i in range(len(longer) - n + 1))
+def _overlap(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
+    """True when two sequences share two consecutive steps."""
+    pairs = set(zip(a, a[1:], strict=False))
+    return any(pair in pairs for pair in zip(b, b[1:], strict=False))
 
 
 def skill_friction(sessions: list[s.Session], opts: Options) -> Iterator[Finding]:

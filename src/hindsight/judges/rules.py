@@ -131,7 +131,7 @@ def _repeated(f: Finding) -> Lesson:
     if missing:
         title = f"{_code(missing, 40)} is not installed here"
     else:
-        title = f"{_code(_job(str(d['command'])))} keeps failing: {fmt.clip(str(d['error']), 60)}"
+        title = f"{_code(_job(str(d['command'])))} keeps failing: {_code(str(d['error']), 60)}"
     body = (
         f"{_code(str(d['command']))} failed the same way {d['times']} times in {d['sessions']} sessions "
         f"({_code(str(d['error']), 100)}); {_ADVICE.get(str(d['category']), 'fix the cause before retrying')}."
@@ -401,8 +401,22 @@ class RulesJudge:
                 out.recommendations.append(_recommendation(f))
         out.lessons.extend(_slow(group) for group in slow.values())
         _drop_same_titles(out)
+        out.unfinished = _unique_unfinished(out.unfinished)
+
         out.lessons.sort(key=lambda lesson: -lesson.strength)
         return out
+
+
+def _unique_unfinished(items: list[Unfinished]) -> list[Unfinished]:
+    kept: dict[str, Unfinished] = {}
+    for item in items:
+        if item.title in kept:
+            kept[item.title].evidence += [
+                k for k in item.evidence if k not in kept[item.title].evidence
+            ]
+        else:
+            kept[item.title] = item
+    return list(kept.values())
 
 
 def _merge(into: Lesson, other: Lesson) -> None:

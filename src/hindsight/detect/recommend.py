@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 
 from hindsight import session as s
@@ -65,8 +66,8 @@ def repeated_sequences(sessions: list[s.Session], opts: Options) -> Iterator[Fin
 
 def _overlap(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
     """True when two sequences share two consecutive steps."""
-    pairs = set(zip(a, a[1:], strict=False))
-    return any(pair in pairs for pair in zip(b, b[1:], strict=False))
+    pairs = set(itertools.pairwise(a))
+    return any(pair in pairs for pair in itertools.pairwise(b))
 
 
 def skill_friction(sessions: list[s.Session], opts: Options) -> Iterator[Finding]:

@@ -21,6 +21,7 @@ import subprocess
 import sys
 import uuid
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared" / "fixtures" / "claude-code"
@@ -55,6 +56,11 @@ def templates() -> list[tuple[float, Path, list[Path]]]:
     return out
 
 
+def _dumps(record: dict[str, Any]) -> str:
+    """As Claude Code writes them: compact, UTF-8."""
+    return json.dumps(record, separators=(",", ":"), ensure_ascii=False)
+
+
 def _blob(rng: random.Random, size: int) -> str:
     words = [
         "the",
@@ -76,7 +82,7 @@ def _bulk(rng: random.Random, cwd: str, sid: str, when: str) -> list[str]:
     """Records that make real histories heavy and that detection does not need."""
     base = {"sessionId": sid, "cwd": cwd, "timestamp": when, "version": "2.1.328"}
     out = [
-        json.dumps(
+        _dumps(
             {
                 **base,
                 "type": "api-request-blob",
@@ -87,7 +93,7 @@ def _bulk(rng: random.Random, cwd: str, sid: str, when: str) -> list[str]:
     ]
     for _ in range(rng.randint(5, 40)):
         out.append(
-            json.dumps(
+            _dumps(
                 {
                     **base,
                     "type": "progress",
@@ -103,7 +109,7 @@ def _bulk(rng: random.Random, cwd: str, sid: str, when: str) -> list[str]:
     if rng.random() < 0.3:
         image = base64.b64encode(rng.randbytes(rng.randint(200_000, 900_000))).decode()
         out.append(
-            json.dumps(
+            _dumps(
                 {
                     **base,
                     "type": "user",
@@ -125,7 +131,7 @@ def _bulk(rng: random.Random, cwd: str, sid: str, when: str) -> list[str]:
             )
         )
     out.append(
-        json.dumps(
+        _dumps(
             {
                 **base,
                 "type": "attachment",
@@ -170,7 +176,7 @@ def _big_tool_pair(rng: random.Random, cwd: str, sid: str, when: str, size: int)
         },
         "toolUseResult": {"stdout": out, "stderr": "", "interrupted": False},
     }
-    return [json.dumps(use), json.dumps(result)]
+    return [_dumps(use), _dumps(result)]
 
 
 def session_lines(rng: random.Random, template: Path, cwd: str, sid: str) -> tuple[list[str], str]:

@@ -20,6 +20,11 @@ _DECISION = re.compile(
     r"\bI (?:wrongly )?assumed\b|\bturns out\b|\bmy assumption\b|\bchose\b)[^.!?\n]*[.!?]?",
     re.I,
 )
+# A cheap scan first: the full sentence pattern is costly on long assistant texts.
+_DECISION_HINT = re.compile(
+    r"instead of|rather than|decided to|I'll use|switch|assumed|turns out|my assumption|\bchose\b",
+    re.I,
+)
 _BECAUSE = re.compile(r"\b(?:because|since|as|so that)\b", re.I)
 _REMOVE = re.compile(r"^\s*(?:rm\s+(?:-\w+\s+)*|git\s+(?:checkout\s+--|restore)\s+)(.+)$")
 _UNINSTALL = re.compile(
@@ -125,7 +130,7 @@ def decisions(sessions: list[s.Session], opts: Options) -> Iterator[Finding]:
         shells = shell_events(stream)
         ended_well = not shells or not tool_of(shells[-1]).failed
         for event in stream:
-            if event.kind != s.ASSISTANT:
+            if event.kind != s.ASSISTANT or not _DECISION_HINT.search(event.text):
                 continue
             for match in _DECISION.finditer(event.text):
                 sentence = fmt.clip(match.group(0).strip(" -*"), 300)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import shlex
 
@@ -20,11 +21,21 @@ _RUN_SUB = {
 _CD = re.compile(r"^\s*cd\s+(?:\"[^\"]*\"|'[^']*'|\S+)\s*(?:&&|;)\s*")
 
 
-def split(command: str) -> list[str]:
+_PLAIN = re.compile(r"[\"'\\]")
+
+
+@functools.lru_cache(maxsize=4096)
+def _split(command: str) -> tuple[str, ...]:
+    if not _PLAIN.search(command):
+        return tuple(command.split())  # no quoting: shlex would give the same words, 50x slower
     try:
-        return shlex.split(command, comments=False)
+        return tuple(shlex.split(command, comments=False))
     except ValueError:
-        return command.split()
+        return tuple(command.split())
+
+
+def split(command: str) -> list[str]:
+    return list(_split(command))
 
 
 def strip_noise(command: str) -> str:
@@ -50,6 +61,7 @@ def first_segment(command: str) -> str:
     return re.split(r"\s*(?:\|\||&&|\||;)\s*", command, maxsplit=1)[0]
 
 
+@functools.lru_cache(maxsize=4096)
 def job(command: str) -> tuple[str, str]:
     """(program, subcommand): ``make test`` -> (make, test); ``python -m pytest -x`` -> (python -m, pytest)."""
     words = split(first_segment(strip_noise(command)))
@@ -102,6 +114,7 @@ def program(command: str) -> str:
     return job(command)[0]
 
 
+@functools.lru_cache(maxsize=4096)
 def normalize(command: str) -> str:
     """The command with noise dropped and whitespace folded, for 'the same command again'."""
     return " ".join(strip_noise(command).split())

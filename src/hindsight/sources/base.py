@@ -1,17 +1,14 @@
-"""The one Protocol every agent reader implements, and the line reader they share."""
+"""The one Protocol every agent reader implements, and what readers share."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Protocol
-
-import orjson
+from typing import Protocol
 
 from hindsight.locate import Repo
-from hindsight.session import ReadStats, Session
+from hindsight.session import Session
 
 
 @dataclass(frozen=True)
@@ -41,40 +38,9 @@ class Source(Protocol):
         ...
 
 
-def iter_records(path: Path, stats: ReadStats) -> Iterator[tuple[int, dict[str, Any]]]:
-    """(line number, record) for every usable JSON object line; the rest is counted, not raised.
-
-    A last line without a newline that does not parse is a session still being written.
-    """
-    try:
-        handle = path.open("rb")
-    except OSError:
-        stats.files_unreadable += 1
-        return
-    with handle:
-        number = 0
-        try:
-            for raw in handle:
-                number += 1
-                if not raw.strip():
-                    continue
-                try:
-                    record = orjson.loads(raw)
-                except orjson.JSONDecodeError:
-                    stats.skipped[_why_invalid(raw)] += 1
-                    continue
-                if not isinstance(record, dict):
-                    stats.skipped["not_an_object"] += 1
-                    continue
-                stats.records += 1
-                yield number, record
-        except OSError:
-            # Deleted or unreadable mid-read: keep what was read, count the file.
-            stats.files_unreadable += 1
-
-
-def _why_invalid(raw: bytes) -> str:
-    if not raw.endswith(b"\n"):
+def why_invalid(raw: bytes, ended: bool = True) -> str:
+    """Why a line did not parse: a last line still being written, bad UTF-8, or bad JSON."""
+    if not ended:
         return "truncated"
     try:
         raw.decode("utf-8")

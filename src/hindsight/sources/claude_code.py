@@ -13,7 +13,8 @@ from hindsight import session as s
 from hindsight.clock import parse_iso
 from hindsight.locate import Repo, claude_folder_name
 from hindsight.session import ReadStats
-from hindsight.sources.base import Transcript, iter_records
+from hindsight.sources import claude_skim, lines
+from hindsight.sources.base import Transcript, why_invalid
 
 AGENT = "claude-code"
 OUTPUT_HEAD = 6000  # what detection needs of a tool result: the first error lines...
@@ -62,14 +63,22 @@ _SESSION = re.compile(rb'"sessionId":\s*"([^"]+)"')
 
 def peek(path: Path, pattern: re.Pattern[bytes]) -> str | None:
     """The first value of a string field near the top of a file, without parsing any record."""
+    head = b""
+    match = None
     try:
-        with path.open("rb") as handle:
-            head = handle.read(_PEEK_BYTES)
+        with path.open("rb", buffering=0) as handle:
+            # Small steps: the field is almost always in the first record, whatever follows it.
+            while len(head) < _PEEK_BYTES and match is None:
+                step = handle.read(16 << 10)
+                if not step:
+                    break
+                head += step
+                match = pattern.search(head)
     except OSError:
         return None
-    match = pattern.search(head)
     if not match:
         return None
+
     try:
         value = orjson.loads(b'"' + match.group(1) + b'"')
     except orjson.JSONDecodeError:
@@ -199,17 +208,49 @@ class _Reader:
         self.session.stats.merge(stats)
 
     def _read(self, path: Path, stats: ReadStats) -> None:
-        for number, record in iter_records(path, stats):
-            kind = record.get("type")
-            if kind == "assistant":
-                self._assistant(record, number)
-            elif kind == "user":
-                self._user(record, number)
-            elif kind == "system":
-                self._system(record, number)
-            elif kind not in META_TYPES:
-                stats.skipped["unknown_type"] += 1
-                stats.records -= 1
+        for number, line, ended in lines.scan(path, stats):
+            if isinstance(line, lines.Skim):
+                self._skimmed(number, line, stats)
+                continue
+            quick = claude_skim.quick_type(line)
+            if quick is not None and quick in META_TYPES:
+                stats.records += 1  # recognised and skipped without parsing
+                continue
+            try:
+                record = orjson.loads(line)
+            except orjson.JSONDecodeError:
+                stats.skipped[why_invalid(bytes(line), ended)] += 1
+                continue
+            if not isinstance(record, dict):
+                stats.skipped["not_an_object"] += 1
+                continue
+            stats.records += 1
+            self._dispatch(record, number, stats)
+
+    def _skimmed(self, number: int, skim: lines.Skim, stats: ReadStats) -> None:
+        if not skim.complete:
+            stats.skipped["truncated"] += 1
+            return
+        kind = claude_skim.skim_type(skim)
+        if kind in META_TYPES:
+            stats.records += 1
+            return
+        record = claude_skim.rebuild_user(skim) if kind == "user" else None
+        stats.records += 1
+        if record is not None:  # else an image-only message or a huge record detection never reads
+            self._dispatch(record, number, stats)
+
+    def _dispatch(self, record: dict[str, Any], number: int, stats: ReadStats) -> None:
+        kind = record.get("type")
+        if kind == "assistant":
+            self._assistant(record, number)
+        elif kind == "user":
+            self._user(record, number)
+        elif kind == "system":
+            self._system(record, number)
+        elif kind not in META_TYPES:
+            stats.skipped["unknown_type"] += 1
+            stats.records -= 1
 
     # -- helpers -------------------------------------------------------------------------------
     def _meta(self, record: dict[str, Any]) -> datetime | None:

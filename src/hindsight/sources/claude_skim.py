@@ -1,0 +1,163 @@
+"""Claude Code records recognised from their raw bytes, before (or instead of) parsing them.
+
+JSON escapes every quote inside a string, so a raw ``"type":"progress"`` can only be structure:
+finding it near a line's start (or, for attachments, its end) names the record without parsing.
+A skimmed line (too long to hold) is rebuilt from its head and tail as a small record with only
+what detection needs: ids, time, error flag and the first part of a tool result.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import orjson
+
+from hindsight.sources.lines import Skim
+
+# Types that appear in the first bytes of their line (key order of the versions on disk).
+_EARLY = (
+    b"progress",
+    b"file-history-snapshot",
+    b"queue-operation",
+    b"summary",
+    b"custom-title",
+    b"ai-title",
+    b"agent-name",
+    b"permission-mode",
+    b"worktree-state",
+    b"pr-link",
+    b"tag",
+)
+_EARLY_NEEDLES = tuple((b'"type":"' + t + b'"', t.decode()) for t in _EARLY)
+_EARLY_RE = re.compile(b'"type":"(' + b"|".join(_EARLY) + b')"')
+_ATTACHMENT = b'"type":"attachment"'
+_HEAD_SCAN = 600
+_TAIL_SCAN = 400
+_OUTPUT_BYTES = 8000
+
+
+def quick_type(line: memoryview) -> str | None:
+    """The record's type when its bytes tell it cheaply; None means: parse to know."""
+    if bytes(line[:9]) == b'{"type":"':
+        head = bytes(line[9:80])
+        end = head.find(b'"')
+        return head[:end].decode("ascii", "replace") if end > 0 else None
+    early = _EARLY_RE.search(line[:_HEAD_SCAN])
+    if early:
+        return early.group(1).decode()
+    if _ATTACHMENT in bytes(line[-_TAIL_SCAN:]):
+        return "attachment"
+    return None
+
+
+_LEADING_TYPE = re.compile(rb'^\s*\{\s*"type"\s*:\s*"([^"]+)"')
+_TYPE_VALUE = re.compile(
+    rb'"type"\s*:\s*"(user|assistant|system|attachment|progress|file-history-snapshot)"'
+)
+
+
+def skim_type(skim: Skim) -> str | None:
+    """The type of a line too long to parse, from its head or tail (spaces after colons allowed)."""
+    leading = _LEADING_TYPE.match(skim.head)
+    if leading:
+        return leading.group(1).decode("ascii", "replace")
+    # Nested blocks are typed text, tool_result, image...: a record type is the record's own.
+    in_tail = [m.group(1) for m in _TYPE_VALUE.finditer(skim.tail[-_TAIL_SCAN:])]
+    if in_tail:
+        return in_tail[-1].decode()
+    in_head = _TYPE_VALUE.search(skim.head[:_HEAD_SCAN])
+    return in_head.group(1).decode() if in_head else None
+
+
+def _field(pattern: bytes, *parts: bytes) -> str | None:
+    regex = re.compile(b'"' + pattern + b'"\\s*:\\s*"((?:[^"\\\\]|\\\\.){1,200})"')
+    for part in parts:
+        match = regex.search(part)
+        if match:
+            value = _json_string(match.group(1))
+            if value is not None:
+                return value
+    return None
+
+
+def _flag(key: bytes, *parts: bytes) -> bool:
+    regex = re.compile(b'"' + key + b'"\\s*:\\s*true')
+    return any(regex.search(part) for part in parts)
+
+
+def _json_string(raw: bytes) -> str | None:
+    """Decode the inside of a JSON string, possibly cut anywhere (a partial escape or character)."""
+    for cut in range(0, 8):
+        try:
+            value = orjson.loads(b'"' + (raw[: len(raw) - cut] if cut else raw) + b'"')
+        except orjson.JSONDecodeError:
+            continue
+        return value if isinstance(value, str) else None
+    return None
+
+
+def _string_after(data: bytes, key: bytes, start: int) -> tuple[str, int] | None:
+    """The (possibly cut) string value of ``key`` at or after ``start``, and where it ended."""
+    match = re.compile(b'"' + key + b'"\\s*:\\s*"').search(data, start)
+    if match is None:
+        return None
+    begin = match.end()
+    end = begin
+    limit = min(len(data), begin + _OUTPUT_BYTES)
+    while end < limit:
+        ch = data[end]
+        if ch == 0x5C:  # backslash: skip the escaped character
+            end += 2
+            continue
+        if ch == 0x22:
+            break
+        end += 1
+    text = _json_string(data[begin : min(end, limit)])
+    return (text or "", end) if text is not None else None
+
+
+def rebuild_user(skim: Skim) -> dict[str, Any] | None:
+    """A small user record from a huge line: tool result head and flags, or a prompt's text."""
+    head, tail = skim.head, skim.tail
+    record: dict[str, Any] = {"type": "user"}
+    for key in ("timestamp", "uuid", "cwd", "sessionId", "version", "gitBranch"):
+        value = _field(key.encode(), head, tail)
+        if value is not None:
+            record[key] = value
+    if _flag(b"isSidechain", head, tail):
+        record["isSidechain"] = True
+    if _flag(b"isMeta", head[:_HEAD_SCAN]):
+        record["isMeta"] = True
+    tool_use_id = _field(b"tool_use_id", head)
+    if tool_use_id is None:
+        text = _string_after(head, b"text", 0)
+        if text is None:
+            return None  # an image or other payload with nothing for detection
+        record["message"] = {"role": "user", "content": [{"type": "text", "text": text[0]}]}
+        return record
+    start = head.find(b'"tool_use_id"')
+    content = (
+        _string_after(head, b"content", start) or _string_after(head, b"text", start) or ("", 0)
+    )
+    is_error = _flag(b"is_error", head, tail)
+    note = f"\n[... {skim.size:,} byte record, only its start was read ...]"
+    record["message"] = {
+        "role": "user",
+        "content": [
+            {
+                "type": "tool_result",
+                "tool_use_id": tool_use_id,
+                "content": content[0] + note,
+                "is_error": is_error,
+            }
+        ],
+    }
+    result: dict[str, Any] = {}
+    interpretation = _field(b"returnCodeInterpretation", tail, head)
+    if interpretation:
+        result["returnCodeInterpretation"] = interpretation
+    if _flag(b"interrupted", tail, head):
+        result["interrupted"] = True
+    record["toolUseResult"] = result or None
+    return record

@@ -79,14 +79,25 @@ def _blob(rng: random.Random, size: int) -> str:
 
 
 def _bulk(rng: random.Random, cwd: str, sid: str, when: str) -> list[str]:
-    """Records that make real histories heavy and that detection does not need."""
-    base = {"sessionId": sid, "cwd": cwd, "timestamp": when, "version": "2.1.328"}
+    """Records that make real histories heavy and that detection does not need, with the key order
+    Claude Code writes: metadata records type first, conversation records type after the envelope,
+    attachments type last."""
+    envelope = {
+        "parentUuid": str(uuid.uuid4()),
+        "isSidechain": False,
+        "userType": "external",
+        "cwd": cwd,
+        "sessionId": sid,
+        "version": "2.1.328",
+        "gitBranch": "main",
+    }
     out = [
         _dumps(
             {
-                **base,
                 "type": "api-request-blob",
                 "uuid": str(uuid.uuid4()),
+                "timestamp": when,
+                "sessionId": sid,
                 "blob": {"system": _blob(rng, rng.randint(60_000, 250_000)), "messages": []},
             }
         )
@@ -95,14 +106,15 @@ def _bulk(rng: random.Random, cwd: str, sid: str, when: str) -> list[str]:
         out.append(
             _dumps(
                 {
-                    **base,
+                    **envelope,
                     "type": "progress",
-                    "uuid": str(uuid.uuid4()),
                     "data": {
                         "type": "bash_progress",
                         "output": _blob(rng, 400),
                         "elapsedTimeSeconds": 3,
                     },
+                    "uuid": str(uuid.uuid4()),
+                    "timestamp": when,
                 }
             )
         )
@@ -111,9 +123,8 @@ def _bulk(rng: random.Random, cwd: str, sid: str, when: str) -> list[str]:
         out.append(
             _dumps(
                 {
-                    **base,
+                    **envelope,
                     "type": "user",
-                    "uuid": str(uuid.uuid4()),
                     "message": {
                         "role": "user",
                         "content": [
@@ -127,16 +138,22 @@ def _bulk(rng: random.Random, cwd: str, sid: str, when: str) -> list[str]:
                             }
                         ],
                     },
+                    "uuid": str(uuid.uuid4()),
+                    "timestamp": when,
                 }
             )
         )
     out.append(
         _dumps(
             {
-                **base,
+                "parentUuid": str(uuid.uuid4()),
+                "isSidechain": False,
+                "attachment": {"type": "file", "content": _blob(rng, rng.randint(5_000, 60_000))},
                 "type": "attachment",
                 "uuid": str(uuid.uuid4()),
-                "attachment": {"type": "file", "content": _blob(rng, rng.randint(5_000, 60_000))},
+                "timestamp": when,
+                "cwd": cwd,
+                "sessionId": sid,
             }
         )
     )
@@ -145,11 +162,17 @@ def _bulk(rng: random.Random, cwd: str, sid: str, when: str) -> list[str]:
 
 def _big_tool_pair(rng: random.Random, cwd: str, sid: str, when: str, size: int) -> list[str]:
     tid = f"toolu_{uuid.uuid4().hex[:20]}"
-    base = {"sessionId": sid, "cwd": cwd, "timestamp": when, "version": "2.1.328"}
+    envelope = {
+        "parentUuid": str(uuid.uuid4()),
+        "isSidechain": False,
+        "userType": "external",
+        "cwd": cwd,
+        "sessionId": sid,
+        "version": "2.1.328",
+        "gitBranch": "main",
+    }
     use = {
-        **base,
-        "type": "assistant",
-        "uuid": str(uuid.uuid4()),
+        **envelope,
         "message": {
             "id": f"msg_{uuid.uuid4().hex[:20]}",
             "role": "assistant",
@@ -162,19 +185,23 @@ def _big_tool_pair(rng: random.Random, cwd: str, sid: str, when: str, size: int)
                 }
             ],
         },
+        "type": "assistant",
+        "uuid": str(uuid.uuid4()),
+        "timestamp": when,
     }
     out = _blob(rng, size)
     result = {
-        **base,
+        **envelope,
         "type": "user",
-        "uuid": str(uuid.uuid4()),
         "message": {
             "role": "user",
             "content": [
-                {"type": "tool_result", "tool_use_id": tid, "content": out, "is_error": False}
+                {"tool_use_id": tid, "type": "tool_result", "content": out, "is_error": False}
             ],
         },
-        "toolUseResult": {"stdout": out, "stderr": "", "interrupted": False},
+        "uuid": str(uuid.uuid4()),
+        "timestamp": when,
+        "toolUseResult": {"stdout": out, "stderr": "", "interrupted": False, "isImage": False},
     }
     return [_dumps(use), _dumps(result)]
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 import hashlib
 import math
 import re
@@ -156,8 +157,12 @@ _MAYBE = re.compile(
 )
 
 
+@functools.lru_cache(maxsize=16384)
 def redact(text: str) -> str:
-    """``text`` with every secret found replaced by ``[REDACTED:<kind>]``; the rest stays readable."""
+    """``text`` with every secret found replaced by ``[REDACTED:<kind>]``; the rest stays readable.
+
+    Cached: the same commands and error lines recur across a history's sessions.
+    """
     if not text or not _MAYBE.search(text):
         return text
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 
@@ -15,10 +16,11 @@ class Progress:
         self.enabled = enabled and sys.stderr.isatty()
         self.start = time.monotonic()
         self.shown = False
+        self.after = float(os.environ.get("HINDSIGHT_PROGRESS_AFTER", "1.0"))
 
     def update(self, sessions: int, done_bytes: int) -> None:
         # Only runs that last over a second get a bar: hooks and quick reruns stay quiet.
-        if not self.enabled or time.monotonic() - self.start < 1.0:
+        if not self.enabled or time.monotonic() - self.start < self.after:
             return
         width = 24
         filled = int(width * done_bytes / self.total_bytes)

@@ -134,6 +134,8 @@ _SHELL_PREFIX = re.compile(r"^(?:/(?:usr/)?bin/)?(?:ba|z|da)?sh: (?:line \d+: )?
 
 def error_line(output: str) -> str:
     """The first line of a failure worth quoting (a traceback's last exception line wins)."""
+    if len(output) > 6000:  # the head says what failed; a traceback's end says why
+        output = output[:4000] + "\n" + output[-2000:]
     lines = [
         _SHELL_PREFIX.sub("", ln.strip()) for ln in output.splitlines() if not _NOISE.match(ln)
     ]

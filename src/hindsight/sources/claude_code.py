@@ -15,37 +15,13 @@ from hindsight.locate import Repo, claude_folder_name
 from hindsight.session import ReadStats
 from hindsight.sources import claude_skim, lines
 from hindsight.sources.base import Transcript, why_invalid
+from hindsight.sources.claude_skim import META_TYPES
 
 AGENT = "claude-code"
 OUTPUT_HEAD = 6000  # what detection needs of a tool result: the first error lines...
 OUTPUT_TAIL = 2000  # ...and the last ones (test summaries, tracebacks end there)
 _PEEK_BYTES = 256 * 1024
 
-# Records that carry metadata or nothing detection needs: used, not counted as skipped.
-META_TYPES = frozenset(
-    {
-        "summary",
-        "attachment",
-        "progress",
-        "queue-operation",
-        "file-history-snapshot",
-        "last-prompt",
-        "custom-title",
-        "ai-title",
-        "agent-name",
-        "permission-mode",
-        "worktree-state",
-        "pr-link",
-        "mode",
-        "api-request",
-        "api-request-shape",
-        "api-request-blob",
-        "tools-used",
-        "cost-state",
-        "atis-latch",
-        "tag",
-    }
-)
 _NOT_TYPED = re.compile(r"^\s*(<[a-z][a-z0-9_-]*>|Caveat: )")
 _EXIT = re.compile(r"^(?:Error: )?Exit code (-?\d+)")
 _INTERRUPTED = "[Request interrupted by user"
@@ -208,13 +184,9 @@ class _Reader:
         self.session.stats.merge(stats)
 
     def _read(self, path: Path, stats: ReadStats) -> None:
-        for number, line, ended in lines.scan(path, stats):
+        for number, line, ended in lines.scan(path, stats, claude_skim.SKIP):
             if isinstance(line, lines.Skim):
                 self._skimmed(number, line, stats)
-                continue
-            quick = claude_skim.quick_type(line)
-            if quick is not None and quick in META_TYPES:
-                stats.records += 1  # recognised and skipped without parsing
                 continue
             try:
                 record = orjson.loads(line)

@@ -13,42 +13,45 @@ from typing import Any
 
 import orjson
 
-from hindsight.sources.lines import Skim
+from hindsight.sources.lines import Skim, SkipRules
 
-# Types that appear in the first bytes of their line (key order of the versions on disk).
-_EARLY = (
-    b"progress",
-    b"file-history-snapshot",
-    b"queue-operation",
-    b"summary",
-    b"custom-title",
-    b"ai-title",
-    b"agent-name",
-    b"permission-mode",
-    b"worktree-state",
-    b"pr-link",
-    b"tag",
+# Records that carry metadata or nothing detection needs: used, not counted as skipped.
+META_TYPES = frozenset(
+    {
+        "summary",
+        "attachment",
+        "progress",
+        "queue-operation",
+        "file-history-snapshot",
+        "last-prompt",
+        "custom-title",
+        "ai-title",
+        "agent-name",
+        "permission-mode",
+        "worktree-state",
+        "pr-link",
+        "mode",
+        "api-request",
+        "api-request-shape",
+        "api-request-blob",
+        "tools-used",
+        "cost-state",
+        "atis-latch",
+        "tag",
+    }
 )
-_EARLY_NEEDLES = tuple((b'"type":"' + t + b'"', t.decode()) for t in _EARLY)
-_EARLY_RE = re.compile(b'"type":"(' + b"|".join(_EARLY) + b')"')
-_ATTACHMENT = b'"type":"attachment"'
+
+# Records detection never reads. Most versions write the metadata records' type first; progress
+# records name it within their first few hundred bytes; attachments at the start or the very end.
+SKIP = SkipRules(
+    leading=frozenset(t.encode() for t in META_TYPES),
+    early=(b'"type":"progress"', b'"type":"file-history-snapshot"', b'"type":"queue-operation"'),
+    anywhere_edge=(b'"type":"attachment"',),
+)
 _HEAD_SCAN = 600
 _TAIL_SCAN = 400
 _OUTPUT_BYTES = 8000
-
-
-def quick_type(line: memoryview) -> str | None:
-    """The record's type when its bytes tell it cheaply; None means: parse to know."""
-    if bytes(line[:9]) == b'{"type":"':
-        head = bytes(line[9:80])
-        end = head.find(b'"')
-        return head[:end].decode("ascii", "replace") if end > 0 else None
-    early = _EARLY_RE.search(line[:_HEAD_SCAN])
-    if early:
-        return early.group(1).decode()
-    if _ATTACHMENT in bytes(line[-_TAIL_SCAN:]):
-        return "attachment"
-    return None
+_STRING_BODY = re.compile(rb'(?:[^"\\]|\\.)*')
 
 
 _LEADING_TYPE = re.compile(rb'^\s*\{\s*"type"\s*:\s*"([^"]+)"')
@@ -103,17 +106,10 @@ def _string_after(data: bytes, key: bytes, start: int) -> tuple[str, int] | None
     if match is None:
         return None
     begin = match.end()
-    end = begin
     limit = min(len(data), begin + _OUTPUT_BYTES)
-    while end < limit:
-        ch = data[end]
-        if ch == 0x5C:  # backslash: skip the escaped character
-            end += 2
-            continue
-        if ch == 0x22:
-            break
-        end += 1
-    text = _json_string(data[begin : min(end, limit)])
+    body = _STRING_BODY.match(data, begin, limit)
+    end = body.end() if body else begin
+    text = _json_string(data[begin:end])
     return (text or "", end) if text is not None else None
 
 

@@ -34,8 +34,43 @@ class Skim:
 Line = memoryview | Skim
 
 
-def scan(path: Path, stats: ReadStats) -> Iterator[tuple[int, Line, bool]]:
-    """(line number, line, ends with newline) for each non-empty line; I/O errors are counted."""
+@dataclass(frozen=True)
+class SkipRules:
+    """Records a reader never needs, recognised from raw bytes (JSON escapes quotes inside strings,
+    so a raw ``"type":"progress"`` is structure, never text): counted as read, never parsed."""
+
+    leading: frozenset[bytes] = frozenset()  # types written first: {"type":"<type>", ...
+    early: tuple[bytes, ...] = ()  # needles in a line's first HEAD_SCAN bytes
+    anywhere_edge: tuple[bytes, ...] = ()  # needles in its first HEAD_SCAN or last TAIL_SCAN bytes
+
+
+HEAD_SCAN = 600
+TAIL_SCAN = 400
+_LEAD = b'{"type":"'
+
+
+def _skippable(buf: bytes, start: int, end: int, rules: SkipRules) -> bool:
+    if buf.startswith(_LEAD, start):
+        quote = buf.find(b'"', start + 9, start + 80)
+        return quote > 0 and buf[start + 9 : quote] in rules.leading
+    head_end = min(end, start + HEAD_SCAN)
+    for needle in rules.early:
+        if buf.find(needle, start, head_end) >= 0:
+            return True
+    tail_start = max(start, end - TAIL_SCAN)
+    for needle in rules.anywhere_edge:
+        if buf.find(needle, start, head_end) >= 0 or buf.find(needle, tail_start, end) >= 0:
+            return True
+    return False
+
+
+def scan(
+    path: Path, stats: ReadStats, rules: SkipRules = SkipRules()
+) -> Iterator[tuple[int, Line, bool]]:
+    """(line number, line, ends with newline) for each non-empty line the rules do not skip.
+
+    Skipped lines count as records read; I/O errors count the file as unreadable.
+    """
     try:
         handle = path.open("rb", buffering=0)
     except OSError:
@@ -67,29 +102,37 @@ def scan(path: Path, stats: ReadStats) -> Iterator[tuple[int, Line, bool]]:
                             carry += bytes(rest)
                         break
                     number += 1
-                    piece = view[start:nl]
-                    start = nl + 1
+                    line_start, start = start, nl + 1
                     if big is not None:
-                        big.tail = (big.tail + bytes(piece))[-TAIL:]
-                        big.size += len(piece)
+                        big.tail = (big.tail + bytes(view[line_start:nl]))[-TAIL:]
+                        big.size += nl - line_start
                         yield number, big, True
                         big = None
                         continue
                     if carry:
-                        whole = carry + bytes(piece)
+                        whole = carry + bytes(view[line_start:nl])
                         carry = b""
-                        line: Line = (
-                            Skim(whole[:HEAD], whole[-TAIL:], len(whole))
-                            if len(whole) > BIG
-                            else memoryview(whole)
-                        )
-                    elif len(piece) > BIG:
-                        line = Skim(bytes(piece[:HEAD]), bytes(piece[-TAIL:]), len(piece))
-                    else:
-                        line = piece
-                    if _blank(line):
+                        if len(whole) > BIG:
+                            yield number, Skim(whole[:HEAD], whole[-TAIL:], len(whole)), True
+                        elif _skippable(whole, 0, len(whole), rules):
+                            stats.records += 1
+                        elif whole.strip():
+                            yield number, memoryview(whole), True
                         continue
-                    yield number, line, True
+                    if nl - line_start > BIG:
+                        yield (
+                            number,
+                            Skim(
+                                bytes(view[line_start : line_start + HEAD]),
+                                bytes(view[nl - TAIL : nl]),
+                                nl - line_start,
+                            ),
+                            True,
+                        )
+                    elif _skippable(chunk, line_start, nl, rules):
+                        stats.records += 1
+                    elif nl - line_start > 2 or chunk[line_start:nl].strip():
+                        yield number, view[line_start:nl], True
         except OSError:
             # Deleted or unreadable mid-read: keep what was read, count the file.
             stats.files_unreadable += 1
@@ -99,9 +142,3 @@ def scan(path: Path, stats: ReadStats) -> Iterator[tuple[int, Line, bool]]:
             yield number + 1, big, False
         elif carry.strip():
             yield number + 1, memoryview(carry), False
-
-
-def _blank(line: Line) -> bool:
-    if isinstance(line, Skim):
-        return False
-    return len(line) < 8 and not bytes(line).strip()

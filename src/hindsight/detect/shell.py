@@ -132,6 +132,7 @@ _NOISE = re.compile(r"^(?:Exit code -?\d+|Error: Exit code -?\d+|\s*)$")
 _SHELL_PREFIX = re.compile(r"^(?:/(?:usr/)?bin/)?(?:ba|z|da)?sh: (?:line \d+: )?")
 
 
+@functools.lru_cache(maxsize=4096)
 def error_line(output: str) -> str:
     """The first line of a failure worth quoting (a traceback's last exception line wins)."""
     if len(output) > 6000:  # the head says what failed; a traceback's end says why
@@ -193,6 +194,7 @@ _CLASSES = [
 ]
 
 
+@functools.lru_cache(maxsize=4096)
 def classify(exit_code: int | None, output: str) -> str:
     """The kind of failure, judged on the quoted error line first, then the first lines of output."""
     if exit_code == 127:

@@ -2,23 +2,29 @@
 
 from __future__ import annotations
 
-from hindsight.session import TOOL, Event, Session, ToolCall
+from hindsight.session import Event, Session, ToolCall
 
 
 def streams(session: Session) -> list[list[Event]]:
-    """Events split by who acted (the main agent, each subagent), each in time order."""
-    by_agent: dict[str | None, list[Event]] = {}
-    for event in session.events:
-        by_agent.setdefault(event.subagent, []).append(event)
-    return list(by_agent.values())
+    """Events split by who acted (the main agent, each subagent), each in time order.
+
+    Computed once per session: every detector asks for it.
+    """
+    cached: list[list[Event]] | None = session.__dict__.get("_streams")
+    if cached is None:
+        by_agent: dict[str | None, list[Event]] = {}
+        for event in session.events:
+            by_agent.setdefault(event.subagent, []).append(event)
+        cached = session.__dict__["_streams"] = list(by_agent.values())
+    return cached
 
 
 def main_stream(session: Session) -> list[Event]:
-    return [e for e in session.events if e.subagent is None]
+    return next((s for s in streams(session) if s and s[0].subagent is None), [])
 
 
 def shell_events(stream: list[Event]) -> list[Event]:
-    return [e for e in stream if e.kind == TOOL and e.tool is not None and e.tool.is_shell]
+    return [e for e in stream if e.tool is not None and e.tool.command is not None]
 
 
 def tool_of(event: Event) -> ToolCall:

@@ -51,6 +51,8 @@ SKIP = SkipRules(
 _HEAD_SCAN = 600
 _TAIL_SCAN = 400
 _OUTPUT_BYTES = 8000
+_ENVELOPE = 4096
+
 _STRING_BODY = re.compile(rb'(?:[^"\\]|\\.)*')
 
 
@@ -116,16 +118,17 @@ def _string_after(data: bytes, key: bytes, start: int) -> tuple[str, int] | None
 def rebuild_user(skim: Skim) -> dict[str, Any] | None:
     """A small user record from a huge line: tool result head and flags, or a prompt's text."""
     head, tail = skim.head, skim.tail
+    envelope = head[:_ENVELOPE]  # the envelope sits before the message or after it, never inside
     record: dict[str, Any] = {"type": "user"}
     for key in ("timestamp", "uuid", "cwd", "sessionId", "version", "gitBranch"):
-        value = _field(key.encode(), head, tail)
+        value = _field(key.encode(), tail, envelope)
         if value is not None:
             record[key] = value
-    if _flag(b"isSidechain", head, tail):
+    if _flag(b"isSidechain", envelope, tail):
         record["isSidechain"] = True
     if _flag(b"isMeta", head[:_HEAD_SCAN]):
         record["isMeta"] = True
-    tool_use_id = _field(b"tool_use_id", head)
+    tool_use_id = _field(b"tool_use_id", envelope)
     if tool_use_id is None:
         text = _string_after(head, b"text", 0)
         if text is None:
@@ -136,7 +139,10 @@ def rebuild_user(skim: Skim) -> dict[str, Any] | None:
     content = (
         _string_after(head, b"content", start) or _string_after(head, b"text", start) or ("", 0)
     )
-    is_error = _flag(b"is_error", head, tail)
+    # is_error follows the content, so a huge result may hide it: its text tells the same.
+    is_error = _flag(b"is_error", envelope, tail) or content[0].startswith(
+        ("Exit code ", "<tool_use_error>")
+    )
     note = f"\n[... {skim.size:,} byte record, only its start was read ...]"
     record["message"] = {
         "role": "user",
@@ -153,7 +159,7 @@ def rebuild_user(skim: Skim) -> dict[str, Any] | None:
     interpretation = _field(b"returnCodeInterpretation", tail, head)
     if interpretation:
         result["returnCodeInterpretation"] = interpretation
-    if _flag(b"interrupted", tail, head):
+    if _flag(b"interrupted", tail):
         result["interrupted"] = True
     record["toolUseResult"] = result or None
     return record

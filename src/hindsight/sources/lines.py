@@ -53,11 +53,11 @@ def _skippable(buf: bytes, start: int, end: int, rules: SkipRules) -> bool:
     if buf.startswith(_LEAD, start):
         quote = buf.find(b'"', start + 9, start + 80)
         return quote > 0 and buf[start + 9 : quote] in rules.leading
-    head_end = min(end, start + HEAD_SCAN)
+    head_end = start + HEAD_SCAN if start + HEAD_SCAN < end else end
     for needle in rules.early:
         if buf.find(needle, start, head_end) >= 0:
             return True
-    tail_start = max(start, end - TAIL_SCAN)
+    tail_start = end - TAIL_SCAN if end - TAIL_SCAN > start else start
     for needle in rules.anywhere_edge:
         if buf.find(needle, start, head_end) >= 0 or buf.find(needle, tail_start, end) >= 0:
             return True

@@ -45,8 +45,8 @@ META_TYPES = frozenset(
 # records name it within their first few hundred bytes; attachments at the start or the very end.
 SKIP = SkipRules(
     leading=frozenset(t.encode() for t in META_TYPES),
-    early=(b'"type":"progress"', b'"type":"file-history-snapshot"', b'"type":"queue-operation"'),
-    anywhere_edge=(b'"type":"attachment"',),
+    early=b'"type":"progress"',
+    edge=b'"type":"attachment"',
 )
 _HEAD_SCAN = 600
 _TAIL_SCAN = 400

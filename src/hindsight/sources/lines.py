@@ -40,8 +40,8 @@ class SkipRules:
     so a raw ``"type":"progress"`` is structure, never text): counted as read, never parsed."""
 
     leading: frozenset[bytes] = frozenset()  # types written first: {"type":"<type>", ...
-    early: tuple[bytes, ...] = ()  # needles in a line's first HEAD_SCAN bytes
-    anywhere_edge: tuple[bytes, ...] = ()  # needles in its first HEAD_SCAN or last TAIL_SCAN bytes
+    early: bytes = b""  # a needle in a line's first HEAD_SCAN bytes
+    edge: bytes = b""  # a needle in its first HEAD_SCAN or last TAIL_SCAN bytes
 
 
 HEAD_SCAN = 600
@@ -54,14 +54,13 @@ def _skippable(buf: bytes, start: int, end: int, rules: SkipRules) -> bool:
         quote = buf.find(b'"', start + 9, start + 80)
         return quote > 0 and buf[start + 9 : quote] in rules.leading
     head_end = start + HEAD_SCAN if start + HEAD_SCAN < end else end
-    for needle in rules.early:
-        if buf.find(needle, start, head_end) >= 0:
-            return True
+    if rules.early and buf.find(rules.early, start, head_end) >= 0:
+        return True
     tail_start = end - TAIL_SCAN if end - TAIL_SCAN > start else start
-    for needle in rules.anywhere_edge:
-        if buf.find(needle, start, head_end) >= 0 or buf.find(needle, tail_start, end) >= 0:
-            return True
-    return False
+    edge = rules.edge
+    return bool(edge) and (
+        buf.find(edge, start, head_end) >= 0 or buf.find(edge, tail_start, end) >= 0
+    )
 
 
 def scan(
@@ -129,9 +128,11 @@ def scan(
                             ),
                             True,
                         )
-                    elif _skippable(chunk, line_start, nl, rules):
+                        continue
+                    if _skippable(chunk, line_start, nl, rules):
                         stats.records += 1
-                    elif nl - line_start > 2 or chunk[line_start:nl].strip():
+                        continue
+                    if nl - line_start > 2 or chunk[line_start:nl].strip():
                         yield number, view[line_start:nl], True
         except OSError:
             # Deleted or unreadable mid-read: keep what was read, count the file.

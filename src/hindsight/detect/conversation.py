@@ -16,10 +16,11 @@ _REDIRECT = re.compile(
     re.I,
 )
 _DECISION = re.compile(
-    r"[^.!?\n]*(?:\binstead of\b|\brather than\b|\bdecided to\b|\bI'll use\b|\bswitch(?:ing|ed)? to\b|"
-    r"\bI (?:wrongly )?assumed\b|\bturns out\b|\bmy assumption\b|\bchose\b)[^.!?\n]*[.!?]?",
+    r"\binstead of\b|\brather than\b|\bdecided to\b|\bI'll use\b|\bswitch(?:ing|ed)? to\b|"
+    r"\bI (?:wrongly )?assumed\b|\bturns out\b|\bmy assumption\b|\bchose\b",
     re.I,
 )
+_SENTENCE = re.compile(r"[^.!?\n]+[.!?]?")
 # A cheap scan first: the full sentence pattern is costly on long assistant texts.
 _DECISION_HINT = re.compile(
     r"instead of|rather than|decided to|I'll use|switch|assumed|turns out|my assumption|\bchose\b",
@@ -132,7 +133,10 @@ def decisions(sessions: list[s.Session], opts: Options) -> Iterator[Finding]:
         for event in stream:
             if event.kind != s.ASSISTANT or not _DECISION_HINT.search(event.text):
                 continue
-            for match in _DECISION.finditer(event.text):
+            # Sentence by sentence: one pattern over a whole long text backtracks badly.
+            for match in _SENTENCE.finditer(event.text):
+                if not _DECISION.search(match.group(0)):
+                    continue
                 sentence = fmt.clip(match.group(0).strip(" -*"), 300)
                 if len(sentence) < 20:
                     continue

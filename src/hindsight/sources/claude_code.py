@@ -48,8 +48,11 @@ def peek(path: Path, pattern: re.Pattern[bytes]) -> str | None:
                 step = handle.read(16 << 10)
                 if not step:
                     break
+                # Search only what is new (with room for a match cut by the step boundary).
+                searched = max(0, len(head) - 512)
                 head += step
-                match = pattern.search(head)
+                match = pattern.search(head, searched)
+
     except OSError:
         return None
     if not match:

@@ -8,6 +8,7 @@ what detection needs: ids, time, error flag and the first part of a tool result.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -75,8 +76,13 @@ def skim_type(skim: Skim) -> str | None:
     return in_head.group(1).decode() if in_head else None
 
 
+@functools.cache
+def _field_re(key: bytes) -> re.Pattern[bytes]:
+    return re.compile(b'"' + key + b'"\\s*:\\s*"((?:[^"\\\\]|\\\\.){1,200})"')
+
+
 def _field(pattern: bytes, *parts: bytes) -> str | None:
-    regex = re.compile(b'"' + pattern + b'"\\s*:\\s*"((?:[^"\\\\]|\\\\.){1,200})"')
+    regex = _field_re(pattern)
     for part in parts:
         match = regex.search(part)
         if match:
@@ -86,8 +92,13 @@ def _field(pattern: bytes, *parts: bytes) -> str | None:
     return None
 
 
+@functools.cache
+def _flag_re(key: bytes) -> re.Pattern[bytes]:
+    return re.compile(b'"' + key + b'"\\s*:\\s*true')
+
+
 def _flag(key: bytes, *parts: bytes) -> bool:
-    regex = re.compile(b'"' + key + b'"\\s*:\\s*true')
+    regex = _flag_re(key)
     return any(regex.search(part) for part in parts)
 
 

@@ -11,11 +11,31 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_benchmark_smoke(tmp_path: Path) -> None:
-    done = subprocess.run([sys.executable, str(ROOT / "bench" / "run.py"), "--corpus", str(tmp_path / "c"),
-                           "--size", "2MB", "--runs", "1", "--json"], capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "bench" / "run.py"),
+            "--corpus",
+            str(tmp_path / "c"),
+            "--size",
+            "2MB",
+            "--runs",
+            "1",
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout)
     assert out["corpus_mb"] >= 2 and out["files"] > 0
-    for key in ("pipeline_cpu_s", "orjson_lines_cpu_s", "read_lines_cpu_s", "noop_rerun_wall_s", "help_wall_s"):
+    for key in (
+        "pipeline_cpu_s",
+        "orjson_lines_cpu_s",
+        "read_lines_cpu_s",
+        "noop_rerun_wall_s",
+        "help_wall_s",
+    ):
         assert out[key]["median"] > 0
     assert out["pipeline_peak_rss_mb"]["median"] < 150

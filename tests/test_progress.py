@@ -15,8 +15,14 @@ def run_on_terminal(args: list[str], cwd: Path) -> str:
     """Run the CLI with stdout and stderr on a pseudo-terminal; return what the terminal showed."""
     leader, follower = pty.openpty()
     env = {**os.environ, "HINDSIGHT_PROGRESS_AFTER": "0"}
-    proc = subprocess.Popen([sys.executable, "-m", "hindsight", *args], cwd=cwd, stdin=subprocess.DEVNULL,
-                            stdout=follower, stderr=follower, env=env)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "hindsight", *args],
+        cwd=cwd,
+        stdin=subprocess.DEVNULL,
+        stdout=follower,
+        stderr=follower,
+        env=env,
+    )
     os.close(follower)
     out = b""
     while True:
@@ -40,5 +46,9 @@ def test_bar_on_a_terminal(tmp_path: Path) -> None:
 
 def test_no_bar_when_quiet_or_json(tmp_path: Path) -> None:
     root, _, home = install_recording(tmp_path)
-    assert "reading [" not in run_on_terminal(["run", "--dry-run", "--quiet", "--claude-home", str(home)], root)
-    assert "reading [" not in run_on_terminal(["run", "--dry-run", "--json", "--claude-home", str(home)], root)
+    assert "reading [" not in run_on_terminal(
+        ["run", "--dry-run", "--quiet", "--claude-home", str(home)], root
+    )
+    assert "reading [" not in run_on_terminal(
+        ["run", "--dry-run", "--json", "--claude-home", str(home)], root
+    )

@@ -78,11 +78,9 @@ def _blob(rng: random.Random, size: int) -> str:
     return " ".join(rng.choice(words) for _ in range(size // 5))[:size]
 
 
-def _bulk(rng: random.Random, cwd: str, sid: str, when: str) -> list[str]:
-    """Records that make real histories heavy and that detection does not need, with the key order
-    Claude Code writes: metadata records type first, conversation records type after the envelope,
-    attachments type last."""
-    envelope = {
+def _envelope(cwd: str, sid: str) -> dict[str, Any]:
+    """The fields Claude Code writes before a conversation record's type."""
+    return {
         "parentUuid": str(uuid.uuid4()),
         "isSidechain": False,
         "userType": "external",
@@ -91,6 +89,13 @@ def _bulk(rng: random.Random, cwd: str, sid: str, when: str) -> list[str]:
         "version": "2.1.328",
         "gitBranch": "main",
     }
+
+
+def _bulk(rng: random.Random, cwd: str, sid: str, when: str) -> list[str]:
+    """Records that make real histories heavy and that detection does not need, with the key order
+    Claude Code writes: metadata records type first, conversation records type after the envelope,
+    attachments type last."""
+    envelope = _envelope(cwd, sid)
     out = [
         _dumps(
             {
@@ -162,15 +167,7 @@ def _bulk(rng: random.Random, cwd: str, sid: str, when: str) -> list[str]:
 
 def _big_tool_pair(rng: random.Random, cwd: str, sid: str, when: str, size: int) -> list[str]:
     tid = f"toolu_{uuid.uuid4().hex[:20]}"
-    envelope = {
-        "parentUuid": str(uuid.uuid4()),
-        "isSidechain": False,
-        "userType": "external",
-        "cwd": cwd,
-        "sessionId": sid,
-        "version": "2.1.328",
-        "gitBranch": "main",
-    }
+    envelope = _envelope(cwd, sid)
     use = {
         **envelope,
         "message": {

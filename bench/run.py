@@ -85,18 +85,20 @@ def main() -> None:
     mb = total / (1 << 20)
     py = sys.executable
     hindsight = [py, "-m", "hindsight"]
-    pipeline_argv = [
-        *hindsight,
-        "run",
-        "--dry-run",
-        "--quiet",
-        "--since",
-        "3650d",
-        "--claude-home",
-        str(home),
-        "--memory-dir",
-        str(base / "dry-memory"),
-    ]
+
+    def run_argv(memory: Path, *extra: str) -> list[str]:
+        return [
+            *hindsight,
+            "run",
+            "--quiet",
+            "--claude-home",
+            str(home),
+            "--memory-dir",
+            str(memory),
+            *extra,
+        ]
+
+    pipeline_argv = run_argv(base / "dry-memory", "--dry-run", "--since", "3650d")
     results: dict[str, list[dict[str, float]]] = {
         "pipeline": [],
         "read_lines": [],
@@ -107,25 +109,9 @@ def main() -> None:
         results["read_lines"].append(measure([py, "-c", READ_LINES, *files]))
         results["orjson_lines"].append(measure([py, "-c", PARSE_LINES, *files]))
     memory = Path(tempfile.mkdtemp(prefix="hindsight-bench-mem-"))
-    real = [
-        *hindsight,
-        "run",
-        "--quiet",
-        "--since",
-        "3650d",
-        "--claude-home",
-        str(home),
-        "--memory-dir",
-        str(memory),
-    ]
+    real = run_argv(memory, "--since", "3650d")
     measure(real, cwd=repo)
-    noop = [
-        measure(
-            [*hindsight, "run", "--quiet", "--claude-home", str(home), "--memory-dir", str(memory)],
-            cwd=repo,
-        )
-        for _ in range(args.runs)
-    ]
+    noop = [measure(run_argv(memory), cwd=repo) for _ in range(args.runs)]
     helps = [measure([*hindsight, "--help"]) for _ in range(max(args.runs, 5))]
 
     def stat(name: str, key: str) -> dict[str, float]:

@@ -82,6 +82,16 @@ def _add(
     return parser
 
 
+def _cap(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--max-bytes",
+        type=_positive_bytes,
+        default=6144,
+        metavar="N",
+        help="cap of the block, markers included (default: 6144)",
+    )
+
+
 def _window(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--since",
@@ -222,13 +232,7 @@ def build_parser() -> argparse.ArgumentParser:
         ),
         help="default: trap",
     )
-    m.add_argument(
-        "--max-bytes",
-        type=_positive_bytes,
-        default=6144,
-        metavar="N",
-        help="cap of the block, markers included (default: 6144)",
-    )
+    _cap(m)
     m = _add(
         msub,
         "prune",
@@ -237,13 +241,7 @@ def build_parser() -> argparse.ArgumentParser:
         common,
         module="memory",
     )
-    m.add_argument(
-        "--max-bytes",
-        type=_positive_bytes,
-        default=6144,
-        metavar="N",
-        help="cap of the block, markers included (default: 6144)",
-    )
+    _cap(m)
     m = _add(
         msub,
         "check",
@@ -252,13 +250,7 @@ def build_parser() -> argparse.ArgumentParser:
         common,
         module="memory",
     )
-    m.add_argument(
-        "--max-bytes",
-        type=_positive_bytes,
-        default=6144,
-        metavar="N",
-        help="cap to check against (default: 6144)",
-    )
+    _cap(m)
 
     _add(
         sub,

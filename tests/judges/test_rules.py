@@ -16,7 +16,7 @@ def test_titles_kinds_and_memory_flags() -> None:
     lessons = {x.title: x for x in judge_recording().lessons}
     expected_memory = {
         "`tox` is not installed here": "trap",
-        "User preference: no, use the settings file in ../conf instead": "preference",
+        'User preference: "no, use the settings file in ../conf instead"': "preference",
         "`make test` has no target here; use `make check`": "fix",
         "Python module `yamlish` is not installed here": "trap",
         "'deploy' lives at `docs/deploy_notes.md`": "search",
@@ -85,3 +85,19 @@ def test_real_sessions_edit_loops_stay_out_of_memory_and_swaps_are_plain() -> No
     assert loops and not any(x.memory for x in loops)
     assert "`git push` fails here; `git push --set-upstream origin spotter-gqc` works" in lessons
     assert lessons["`git add` is slow (minutes)"].kind == "slow"
+
+
+def test_a_users_always_or_never_survives_the_guard(tmp_path: Path) -> None:
+    """Instruction words are fine when they are the user's own: the quote is screened as trusted."""
+    from hindsight.guard import Screen
+
+    s = Script().bash("tox -e py311", 0, 1, 127, "tox: command not found")
+    s.prompt("no, never use tox here, always run make check instead", 5)
+    sess = session_from_records(tmp_path, s.records)
+    (lesson,) = [x for x in RulesJudge().judge(run_all([sess])).lessons if x.kind == "preference"]
+    assert (
+        lesson.title == 'User preference: "no, never use tox here, always run make check instead"'
+    )
+    screen = Screen(trusted=sess.prompts())
+    assert screen.check(f"{lesson.title}\n{lesson.body}") is None
+    assert Screen().check(f"{lesson.title}\n{lesson.body}") == "instruction word"

@@ -25,3 +25,24 @@ def test_sections_append_and_earlier_bytes_never_change(tmp_path: Path) -> None:
     other = report.append(tmp_path, date(2026, 12, 1), "## Run 3\n")
     assert other is not None and other.name == "2026-12-01.md"
     assert first.read_bytes() == after
+
+
+def test_section_counts_interrupts() -> None:
+    from datetime import datetime, timezone
+
+    from hindsight.detect import Finding
+    from hindsight.lessons import Judgement
+    from hindsight.memory import AddResult
+
+    findings = [
+        Finding("interrupts", f"k{n}", f"s{n}", [], None, 1, {"count": n + 1}) for n in range(2)
+    ]
+    section = report.render_section(
+        Judgement("rules"),
+        None,
+        findings,
+        AddResult(),
+        set(),
+        datetime(2026, 11, 30, tzinfo=timezone.utc),
+    )
+    assert "The user interrupted the agent 3 times in 2 sessions." in section

@@ -108,8 +108,13 @@ def render_section(
         lines += ["### Unfinished work", ""]
         lines += [f"- **{item.title}**: {item.body}" for item in judgement.unfinished]
         lines.append("")
+    interrupts = sum(int(f.data.get("count", 0)) for f in findings if f.kind == "interrupts")
+    if interrupts:
+        sessions = sum(1 for f in findings if f.kind == "interrupts")
+        lines += [f"The user interrupted the agent {interrupts} times in {sessions} sessions.", ""]
     if quarantine:
         lines += ["### Quarantined", ""]
+
         lines.append("Withheld from memory and from this report; the text is not copied here.")
         lines.append("")
         lines += [f"- {q.reason}: from `{q.where}` (sha256 {q.digest})" for q in quarantine]

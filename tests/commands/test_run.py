@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+from datetime import datetime, timezone
 from pathlib import Path
 
 from conftest import Script, install_recording, run_cli
@@ -67,9 +68,14 @@ def test_run_then_a_second_run_changes_nothing(tmp_path: Path) -> None:
 
 def test_watermark_is_the_scan_start_and_a_resumed_session_is_read_again(tmp_path: Path) -> None:
     root, home, memory = setup(tmp_path)
+    # Pin every transcript an hour before the pinned run, whatever today's date is.
+    written = datetime(2026, 11, 30, 14, 0, tzinfo=timezone.utc).timestamp()
+    for path in (home / "projects").glob("*/*.jsonl"):
+        os.utime(path, (written, written))
     run(root, home, env=NOW)
     state = json.loads((memory / "hindsight" / "state.json").read_text())
     assert state["last_scan"] == "2026-11-30T15:00:00.000Z" and state["scan_started"] is None
+
     session = next((home / "projects").glob("*acme-app-v2-src/*.jsonl"))
     s = Script(cwd=str(root / "src"))
     s.bash("pytest -x", 100, 2, 4, "ERROR: file or directory not found: -x").bash(

@@ -9,6 +9,7 @@ Memory stays flat whatever the size of a file or a line.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -84,17 +85,21 @@ def scan(
         carry = b""  # the start of a line that continues in the next chunk
         big: Skim | None = None
         try:
+            size = os.fstat(handle.fileno()).st_size
+            # One buffer, read into again and again: a fresh 4 MB object per read costs more than the
+            # copy itself. Views handed out are valid until the next line is asked for.
+            chunk = bytearray(min(CHUNK, size + 1) if size else CHUNK)
+            view = memoryview(chunk)
+            find = chunk.find
             while True:
-                chunk = handle.read(CHUNK)
-                if not chunk:
+                got = handle.readinto(chunk)
+                if not got:
                     break
-                view = memoryview(chunk)
-                find = chunk.find
                 start = 0
                 if big is not None or carry:
                     # First finish the line the previous chunk left open.
-                    nl = find(b"\n")
-                    piece = chunk if nl < 0 else chunk[:nl]
+                    nl = find(b"\n", 0, got)
+                    piece = bytes(view[:got] if nl < 0 else view[:nl])
                     if big is not None:
                         big.tail = (big.tail + piece)[-TAIL:]
                         big.size += len(piece)
@@ -120,7 +125,7 @@ def scan(
                 # The hot loop: every line of every file passes here. Inline on purpose: it is
                 # _skippable's test without a call per line (this loop is most of a run's time).
                 while True:
-                    nl = find(b"\n", start)
+                    nl = find(b"\n", start, got)
                     if nl < 0:
                         break
                     number += 1
@@ -131,7 +136,7 @@ def scan(
                         continue
                     if chunk.startswith(_LEAD, line_start):
                         quote = find(b'"', line_start + 9, line_start + 80)
-                        if quote > 0 and chunk[line_start + 9 : quote] in leading:
+                        if quote > 0 and bytes(view[line_start + 9 : quote]) in leading:
                             skipped += 1
                             continue
                     else:
@@ -147,7 +152,7 @@ def scan(
                     if nl - line_start > 2 or chunk[line_start:nl].strip():
                         yield number, view[line_start:nl], True
                 stats.records += skipped
-                rest = chunk[start:]
+                rest = bytes(view[start:got])
                 if len(rest) > BIG:
                     big = Skim(rest[:HEAD], rest[-TAIL:], len(rest))
                 else:

@@ -99,15 +99,17 @@ def scan(
                 if big is not None or carry:
                     # First finish the line the previous chunk left open.
                     nl = find(b"\n", 0, got)
-                    piece = bytes(view[:got] if nl < 0 else view[:nl])
+                    end = got if nl < 0 else nl
+                    if big is None and len(carry) + end > BIG:
+                        # Too long to hold: keep its head, from here on only its tail.
+                        head = carry + bytes(view[: max(0, HEAD - len(carry))])
+                        big, carry = Skim(head[:HEAD], carry[-TAIL:], len(carry)), b""
                     if big is not None:
-                        big.tail = (big.tail + piece)[-TAIL:]
-                        big.size += len(piece)
-                    elif len(carry) + len(piece) > BIG:
-                        joined = carry + piece
-                        big, carry = Skim(joined[:HEAD], joined[-TAIL:], len(joined)), b""
+                        # Copy only what may end up in the tail, never the whole chunk.
+                        big.tail = (big.tail + bytes(view[max(0, end - TAIL) : end]))[-TAIL:]
+                        big.size += end
                     else:
-                        carry += piece
+                        carry += bytes(view[:end])
                     if nl < 0:
                         continue
                     number += 1
@@ -152,11 +154,12 @@ def scan(
                     if nl - line_start > 2 or chunk[line_start:nl].strip():
                         yield number, view[line_start:nl], True
                 stats.records += skipped
-                rest = bytes(view[start:got])
-                if len(rest) > BIG:
-                    big = Skim(rest[:HEAD], rest[-TAIL:], len(rest))
+                if got - start > BIG:
+                    head, tail = view[start : start + HEAD], view[got - TAIL : got]
+                    big = Skim(bytes(head), bytes(tail), got - start)
                 else:
-                    carry = rest
+                    carry = bytes(view[start:got])
+
         except OSError:
             # Deleted or unreadable mid-read: keep what was read, count the file.
             stats.files_unreadable += 1

@@ -102,8 +102,8 @@ def scan(
                     end = got if nl < 0 else nl
                     if big is None and len(carry) + end > BIG:
                         # Too long to hold: keep its head, from here on only its tail.
-                        head = carry + bytes(view[: max(0, HEAD - len(carry))])
-                        big, carry = Skim(head[:HEAD], carry[-TAIL:], len(carry)), b""
+                        first = carry + bytes(view[: max(0, HEAD - len(carry))])
+                        big, carry = Skim(first[:HEAD], carry[-TAIL:], len(carry)), b""
                     if big is not None:
                         # Copy only what may end up in the tail, never the whole chunk.
                         big.tail = (big.tail + bytes(view[max(0, end - TAIL) : end]))[-TAIL:]

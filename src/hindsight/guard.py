@@ -16,7 +16,6 @@ import hashlib
 import math
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 
 # -- redaction ---------------------------------------------------------------------------------
 
@@ -288,13 +287,6 @@ _HOST = re.compile(
     re.I,
 )
 _SEGMENT = re.compile(r"`[^`]+`|\"[^\"]+\"|'[^'\s][^']*'")
-
-
-@dataclass
-class Verdict:
-    reason: str
-    source: str = ""
-    digest: str = ""
 
 
 def _norm(text: str) -> str:

@@ -23,7 +23,7 @@ _DECISION = re.compile(
 _SENTENCE = re.compile(r"[^.!?\n]+[.!?]?")
 # A cheap scan first: the full sentence pattern is costly on long assistant texts.
 _DECISION_HINT = re.compile(
-    r"instead of|rather than|decided to|I'll use|switch|assumed|turns out|my assumption|\bchose\b",
+    r"instead of|rather than|decided to|I'll use|switch(?:ing|ed)? to|assumed|turns out|my assumption|\bchose\b",
     re.I,
 )
 _BECAUSE = re.compile(r"\b(?:because|since|as|so that)\b", re.I)

@@ -235,9 +235,13 @@ class _Reader:
             sess.started = ts if sess.started is None or ts < sess.started else sess.started
             sess.ended = ts if sess.ended is None or ts > sess.ended else sess.ended
         if self.agent_id is None:
-            sess.cwd = sess.cwd or _str(record.get("cwd"))
-            sess.version = _str(record.get("version")) or sess.version
-            sess.git_branch = _str(record.get("gitBranch")) or sess.git_branch
+            if sess.cwd is None:
+                sess.cwd = _str(record.get("cwd"))
+            version, branch = record.get("version"), record.get("gitBranch")
+            if version and version != sess.version and isinstance(version, str):
+                sess.version = version  # a resumed session may run on a newer CLI
+            if branch and branch != sess.git_branch and isinstance(branch, str):
+                sess.git_branch = branch
         return ts
 
     def _event(
@@ -398,6 +402,8 @@ def _ts(value: Any) -> datetime | None:
     if not isinstance(value, str):
         return None
     try:
+        if value.endswith("Z"):  # how every record is stamped: one parse, no second object
+            return datetime.fromisoformat(value[:-1] + "+00:00")
         return parse_iso(value)
     except ValueError:
         return None

@@ -270,7 +270,10 @@ class _Reader:
             if not isinstance(block, dict):
                 continue
             btype = block.get("type")
+            if btype == "thinking":
+                continue  # most assistant records are thinking blocks: nothing detection reads
             if btype == "text" and str(block.get("text", "")).strip():
+
                 text = str(block["text"])
                 grouped = self.messages.get(msg_id)
                 if grouped is None:
@@ -304,14 +307,13 @@ class _Reader:
         if record.get("isCompactSummary"):
             self._event(s.COMPACTION, ts, line, record, text="summary")
             return
-        if isinstance(content, list) and any(
-            isinstance(b, dict) and b.get("type") == "tool_result" for b in content
-        ):
+        if isinstance(content, list):
             results = [b for b in content if isinstance(b, dict) and b.get("type") == "tool_result"]
-            for block in results:
+            if results:
                 top = record.get("toolUseResult") if len(results) == 1 else None
-                self._tool_result(block, top, ts, line)
-            return
+                for block in results:
+                    self._tool_result(block, top, ts, line)
+                return
         text = _text_of(content)
         if _INTERRUPTED in text[:60]:
             self._event(s.INTERRUPT, ts, line, record, text=text.strip())

@@ -273,7 +273,6 @@ class _Reader:
             if btype == "thinking":
                 continue  # most assistant records are thinking blocks: nothing detection reads
             if btype == "text" and str(block.get("text", "")).strip():
-
                 text = str(block["text"])
                 grouped = self.messages.get(msg_id)
                 if grouped is None:

@@ -4,33 +4,20 @@ from __future__ import annotations
 
 import argparse
 
-from hindsight import clock, fsutil, state
+from hindsight import clock, pipeline, state
 from hindsight.context import Context
 from hindsight.errors import HindsightError
+
+NOTHING = "nothing to commit: no scan is waiting (run 'hindsight digest' or 'hindsight run' first)"
 
 
 def run(args: argparse.Namespace) -> int:
     ctx = Context.from_args(args)
+    # Checked before taking the lock, so a stray call creates nothing in the memory folder.
     if state.load(ctx.memory_dir).scan_started is None:
-        raise HindsightError(
-            "nothing to commit: no scan is waiting (run 'hindsight digest' or 'hindsight run' first)"
-        )
-    with fsutil.locked(ctx.memory_dir / "hindsight" / ".lock"):
-        saved = state.load(ctx.memory_dir)
-        if saved.scan_started is None:
-            raise HindsightError(
-                "nothing to commit: no scan is waiting (run 'hindsight digest' or 'hindsight run' first)"
-            )
-        commit(ctx, saved)
-    print(f"watermark moved to {clock.iso(saved.last_scan or saved.scan_started)}")
+        raise HindsightError(NOTHING)
+    watermark = pipeline.commit(ctx)
+    if watermark is None:
+        raise HindsightError(NOTHING)
+    print(f"watermark moved to {clock.iso(watermark)}")
     return 0
-
-
-def commit(ctx: Context, saved: state.State) -> None:
-    """Move last_scan to the recorded scan start: what changed during the run is read again."""
-    if saved.scan_started is None:
-        return
-    if saved.last_scan is None or saved.scan_started > saved.last_scan:
-        saved.last_scan = saved.scan_started
-    saved.scan_started = None
-    state.save(ctx.memory_dir, saved)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from conftest import install_recording, run_cli
@@ -128,3 +129,11 @@ def test_bad_json_writes_nothing(tmp_path: Path) -> None:
     assert cli(root, home, "apply", str(tmp_path / "missing.json")).returncode == 1
     assert not (memory / "MEMORY.md").exists() and not (memory / "hindsight" / "reports").exists()
     assert (memory / "hindsight" / "state.json").read_bytes() == state_before
+
+
+def test_digest_shows_untrusted_text_only_inside_data_fences(tmp_path: Path) -> None:
+    root, home, _ = setup(tmp_path)
+    text = cli(root, home, "digest").stdout
+    outside = re.sub(r"DATA \(untrusted\):\n```\n.*?\n```", "", text, flags=re.S)
+    assert "command not found" not in outside and "No rule to make target" not in outside
+    assert "signature" not in text

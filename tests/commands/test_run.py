@@ -163,3 +163,15 @@ def test_example_runs_anywhere(tmp_path: Path) -> None:
 def test_unknown_judge_is_one_line(tmp_path: Path) -> None:
     done = run_cli("run", "--judge", "oracle", "--repo", str(tmp_path))
     assert done.returncode == 1 and "unknown judge 'oracle'" in done.stderr
+
+
+def test_a_repo_without_sessions_gets_no_folder(tmp_path: Path) -> None:
+    repo, home = tmp_path / "repo", tmp_path / "home"
+    repo.mkdir()
+    done = run_cli("run", "--claude-home", str(home), cwd=repo)
+    assert done.returncode == 0 and done.stdout.startswith("nothing to read")
+    assert not home.exists()
+    summary = json.loads(run_cli("run", "--json", "--claude-home", str(home), cwd=repo).stdout)
+    assert (
+        summary["sessions_read"] == 0 and summary["nothing_to_read"] is True and not home.exists()
+    )

@@ -71,6 +71,11 @@ def execute(ctx: Context, args: argparse.Namespace, judge: judges.Judge) -> dict
 def _run(ctx: Context, args: argparse.Namespace, judge: judges.Judge) -> dict[str, Any]:
     show = not (args.quiet or args.json)
     lock = fsutil.locked(pipeline.lock_path(ctx)) if not args.dry_run else pipeline._nolock()
+    if not ctx.memory_dir.exists():
+        # A repo with no sessions yet gets no folder: look before anything takes the lock.
+        gathered = pipeline.gather(ctx, args.since, show_progress=show)
+        if not gathered.sessions:
+            return _nothing(ctx, gathered, bool(args.dry_run))
     with lock:
         gathered = pipeline.gather(ctx, args.since, show_progress=show)
         findings = pipeline.find(gathered)
@@ -116,7 +121,42 @@ def _run(ctx: Context, args: argparse.Namespace, judge: judges.Judge) -> dict[st
     return summary
 
 
+def _nothing(ctx: Context, gathered: pipeline.Gathered, dry_run: bool) -> dict[str, Any]:
+    zero = (
+        "findings",
+        "lessons",
+        "already_reported",
+        "lessons_added",
+        "duplicates_refused",
+        "too_big",
+        "over_run_cap",
+        "pruned",
+        "quarantined",
+    )
+    summary: dict[str, Any] = {
+        "sessions_read": 0,
+        "transcripts": 0,
+        "bytes_read": 0,
+        "lines_skipped": gathered.stats.skipped_total,
+        **dict.fromkeys(zero, 0),
+        "memory": str(ctx.memory_dir / "MEMORY.md"),
+        "report": None,
+        "watermark": None,
+        "dry_run": dry_run,
+        "nothing_to_read": True,
+    }
+    if dry_run:
+        summary.update(would_add=[], report_section="")
+    return summary
+
+
 def _print(summary: dict[str, Any]) -> None:
+    if summary.get("nothing_to_read"):
+        print(
+            "nothing to read: no session of this repo changed in the window (first run: the last 3 days)"
+        )
+        return
+
     if summary["dry_run"]:
         print("dry run: nothing written")
         for line in summary["would_add"]:

@@ -175,3 +175,22 @@ def test_a_repo_without_sessions_gets_no_folder(tmp_path: Path) -> None:
     assert (
         summary["sessions_read"] == 0 and summary["nothing_to_read"] is True and not home.exists()
     )
+
+
+def test_each_transcript_is_read_once_per_run(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A first run (no memory folder yet) must not read everything twice."""
+    from hindsight.cli import main
+    from hindsight.sources import lines
+
+    root, _, home = install_recording(tmp_path)
+    opened: list[Path] = []
+    real_scan = lines.scan
+
+    def counting(path, stats, rules=lines.SkipRules()):  # type: ignore[no-untyped-def]
+        opened.append(path)
+        return real_scan(path, stats, rules)
+
+    monkeypatch.setattr(lines, "scan", counting)
+    monkeypatch.chdir(root)
+    assert main(["run", "--quiet", "--claude-home", str(home)]) == 0
+    assert len(opened) == len(set(opened)) == 6

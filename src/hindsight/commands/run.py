@@ -71,14 +71,18 @@ def execute(ctx: Context, args: argparse.Namespace, judge: judges.Judge) -> dict
 def _run(ctx: Context, args: argparse.Namespace, judge: judges.Judge) -> dict[str, Any]:
     show = not (args.quiet or args.json)
     lock = fsutil.locked(pipeline.lock_path(ctx)) if not args.dry_run else pipeline._nolock()
+    gathered: pipeline.Gathered | None = None
     if not ctx.memory_dir.exists():
-        # A repo with no sessions yet gets no folder: look before anything takes the lock.
+        # A repo with no sessions yet gets no folder: look before anything takes the lock. With
+        # no folder there is no state to race on, so what was read here is used as is.
         gathered = pipeline.gather(ctx, args.since, show_progress=show)
         if not gathered.sessions:
             return _nothing(ctx, gathered, bool(args.dry_run))
     with lock:
-        gathered = pipeline.gather(ctx, args.since, show_progress=show)
+        if gathered is None:
+            gathered = pipeline.gather(ctx, args.since, show_progress=show)
         findings = pipeline.find(gathered)
+
         judgement = judge.judge(findings)
         applied = pipeline.apply(
             ctx,

@@ -186,9 +186,10 @@ def test_each_transcript_is_read_once_per_run(tmp_path: Path, monkeypatch) -> No
     opened: list[Path] = []
     real_scan = lines.scan
 
-    def counting(path, stats, rules=lines.SkipRules()):  # type: ignore[no-untyped-def]
+    def counting(path, stats, rules):  # type: ignore[no-untyped-def]
         opened.append(path)
         return real_scan(path, stats, rules)
+
 
     monkeypatch.setattr(lines, "scan", counting)
     monkeypatch.chdir(root)

@@ -190,7 +190,6 @@ def test_each_transcript_is_read_once_per_run(tmp_path: Path, monkeypatch) -> No
         opened.append(path)
         return real_scan(path, stats, rules)
 
-
     monkeypatch.setattr(lines, "scan", counting)
     monkeypatch.chdir(root)
     assert main(["run", "--quiet", "--claude-home", str(home)]) == 0

@@ -165,3 +165,13 @@ def test_own_recording_resumed_subfolder_session() -> None:
     assert sess.prompts() == ["Show me the config", "no, use the settings file in ../conf instead"]
     assert failures(sess) == [(1, "cat config.yaml")]
     assert sess.shell_calls()[-1].output.strip() == "port = 8080"
+
+
+def test_peek_finds_a_field_cut_by_the_read_step(tmp_path: Path) -> None:
+    from hindsight.sources.claude_code import _CWD, peek
+
+    for offset in range(16 * 1024 - 12, 16 * 1024 + 2):
+        path = tmp_path / f"p{offset}.jsonl"
+        filler = b'{"type":"api-request-blob","blob":"' + b"x" * (offset - 36) + b'"}\n'
+        path.write_bytes(filler + b'{"cwd":"/work/a.b_c","type":"user"}\n')
+        assert peek(path, _CWD) == "/work/a.b_c", offset

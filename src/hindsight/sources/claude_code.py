@@ -38,8 +38,13 @@ _SESSION = re.compile(rb'"sessionId":\s*"([^"]+)"')
 
 
 def peek(path: Path, pattern: re.Pattern[bytes]) -> str | None:
-    """The first value of a string field near the top of a file, without parsing any record."""
-    head = b""
+    """The first value of a string field near the top of a file, without parsing any record.
+
+    ``pattern`` starts with the field's literal key: a plain byte search finds it, the regex only
+    confirms (a regex scan over the first records, often a 200 KB request blob, costs far more).
+    """
+    needle = pattern.pattern[: pattern.pattern.index(b":") + 1]
+    head = bytearray()
     match = None
     try:
         with path.open("rb", buffering=0) as handle:
@@ -48,16 +53,20 @@ def peek(path: Path, pattern: re.Pattern[bytes]) -> str | None:
                 step = handle.read(16 << 10)
                 if not step:
                     break
-                # Search only what is new (with room for a match cut by the step boundary).
-                searched = max(0, len(head) - 512)
+                # Look again at the previous step's end: a key or value cut by the boundary.
+                pos = max(0, len(head) - 4096)
                 head += step
-                match = pattern.search(head, searched)
+                while match is None:
+                    pos = head.find(needle, pos)
+                    if pos < 0:
+                        break
+                    match = pattern.match(head, pos)
+                    pos += 1
 
     except OSError:
         return None
     if not match:
         return None
-
     try:
         value = orjson.loads(b'"' + match.group(1) + b'"')
     except orjson.JSONDecodeError:

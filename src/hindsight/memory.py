@@ -7,6 +7,7 @@ invalid UTF-8 round-trips byte for byte).
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
@@ -40,6 +41,7 @@ class MalformedBlock(HindsightError):
     """The markers are missing, doubled or out of order: nothing may be written."""
 
 
+@functools.lru_cache(maxsize=8192)
 def normalize_title(title: str) -> str:
     """The dedup key: casefolded, dates, markdown and punctuation removed, whitespace collapsed."""
     text = unicodedata.normalize("NFKC", title).casefold()

@@ -108,14 +108,21 @@ class Session:
     cwd: str | None = None
     version: str | None = None
     git_branch: str | None = None
-    started: datetime | None = None
-    ended: datetime | None = None
     events: list[Event] = field(default_factory=list)
     subagent_files: list[Path] = field(default_factory=list)
     stats: ReadStats = field(default_factory=ReadStats)
     file_stats: dict[Path, ReadStats] = field(default_factory=dict)
 
+    @property
+    def started(self) -> datetime | None:
+        return min((e.ts for e in self.events if e.ts is not None), default=None)
+
+    @property
+    def ended(self) -> datetime | None:
+        return max((e.ts for e in self.events if e.ts is not None), default=None)
+
     def tools(self) -> list[ToolCall]:
+
         return [e.tool for e in self.events if e.tool is not None]
 
     def prompts(self) -> list[str]:

@@ -28,9 +28,10 @@ def repeated_sequences(sessions: list[s.Session], opts: Options) -> Iterator[Fin
     grams: dict[tuple[str, ...], dict[str, s.Event]] = {}
     for sess in sessions:
         jobs = _jobs(sess)
+        names = [j for j, _ in jobs]
         for n in (3, 4, 5):
-            for i in range(len(jobs) - n + 1):
-                steps = tuple(j for j, _ in jobs[i : i + n])
+            for i in range(len(names) - n + 1):
+                steps = tuple(names[i : i + n])
                 if len(set(steps)) < n:
                     continue  # retries of one command are not a procedure
                 grams.setdefault(steps, {}).setdefault(sess.session_id, jobs[i][1])

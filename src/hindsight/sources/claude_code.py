@@ -240,9 +240,6 @@ class _Reader:
     def _meta(self, record: dict[str, Any]) -> datetime | None:
         ts = _ts(record.get("timestamp"))
         sess = self.session
-        if ts is not None:
-            sess.started = ts if sess.started is None or ts < sess.started else sess.started
-            sess.ended = ts if sess.ended is None or ts > sess.ended else sess.ended
         if self.agent_id is None:
             if sess.cwd is None:
                 sess.cwd = _str(record.get("cwd"))

@@ -21,10 +21,18 @@ _DECISION = re.compile(
     re.I,
 )
 _SENTENCE = re.compile(r"[^.!?\n]+[.!?]?")
-# A cheap scan first: the full sentence pattern is costly on long assistant texts.
-_DECISION_HINT = re.compile(
-    r"instead of|rather than|decided to|I'll use|switch(?:ing|ed)? to|assumed|turns out|my assumption|\bchose\b",
-    re.I,
+# A cheap scan first (plain substring tests on the lowered text): the sentence patterns are costly
+# on long assistant texts, and most texts hold none of these words.
+_DECISION_HINTS = (
+    "instead of",
+    "rather than",
+    "decided to",
+    "i'll use",
+    "switch",
+    "assumed",
+    "turns out",
+    "assumption",
+    "chose",
 )
 _BECAUSE = re.compile(r"\b(?:because|since|as|so that)\b", re.I)
 _REMOVE = re.compile(r"^\s*(?:rm\s+(?:-\w+\s+)*|git\s+(?:checkout\s+--|restore)\s+)(.+)$")
@@ -131,7 +139,10 @@ def decisions(sessions: list[s.Session], opts: Options) -> Iterator[Finding]:
         shells = shell_events(stream)
         ended_well = not shells or not tool_of(shells[-1]).failed
         for event in stream:
-            if event.kind != s.ASSISTANT or not _DECISION_HINT.search(event.text):
+            if event.kind != s.ASSISTANT:
+                continue
+            lowered = event.text.lower()
+            if not any(hint in lowered for hint in _DECISION_HINTS):
                 continue
             # Sentence by sentence: one pattern over a whole long text backtracks badly.
             for match in _SENTENCE.finditer(event.text):
@@ -170,7 +181,7 @@ def abandoned(sessions: list[s.Session], opts: Options) -> Iterator[Finding]:
             ):
                 written[str(call.input["file_path"])] = event
             command = call.command or ""
-            removed = _REMOVE.match(command)
+            removed = _REMOVE.match(command) if "rm " in command or "git " in command else None
             if removed:
                 for arg in removed.group(1).split():
                     for path, wrote in list(written.items()):
@@ -188,10 +199,18 @@ def abandoned(sessions: list[s.Session], opts: Options) -> Iterator[Finding]:
                                 data,
                             )
                             del written[path]
-            gone = _UNINSTALL.search(command)
+            gone = (
+                _UNINSTALL.search(command)
+                if "un" in command or "rem" in command or "rm" in command
+                else None
+            )
             if gone:
                 uninstalled.append((gone.group(1), event))
-            added = _INSTALL.search(command)
+            added = (
+                _INSTALL.search(command)
+                if uninstalled and ("install" in command or "add" in command)
+                else None
+            )
             if added and uninstalled:
                 old, when = uninstalled.pop()
                 data = {"dropped": old, "adopted": added.group(1), "how": fmt.clip(command, 120)}

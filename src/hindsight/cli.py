@@ -118,7 +118,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _window(p)
     p.add_argument(
-        "--judge", default="rules", help="who judges the evidence (default: rules, built in)"
+        "--judge",
+        default="rules",
+        help="who judges the evidence: rules (default, built in, offline) or claude (headless "
+        "Claude Code, `claude -p`; uses your Claude account)",
     )
     p.add_argument(
         "--dry-run", action="store_true", help="write nothing; print what would be written"

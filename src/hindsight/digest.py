@@ -14,6 +14,8 @@ from hindsight.detect import Finding
 from hindsight.guard import redact, redact_json
 from hindsight.pipeline import Gathered
 
+DEFAULT_MAX_BYTES = 60_000
+
 PREAMBLE = """\
 # hindsight digest
 

@@ -15,8 +15,8 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, git, run_cli
 
+from conftest import ROOT, git, run_cli
 from hindsight.locate import claude_folder_name
 
 CLAUDE = os.environ.get("CLAUDE_BIN") or shutil.which("claude")
@@ -107,3 +107,62 @@ def test_hook_writes_memory_that_the_next_session_loads(tmp_path: Path) -> None:
     claude_session(repo, home, [{"text": "ok"}], "hello")
     sent = (tmp_path / "requests.jsonl").read_text()
     assert "has no target here; use `make check`" in sent.replace("\\u0060", "`")
+
+
+def test_the_claude_judge_with_the_real_cli(tmp_path: Path) -> None:
+    """`run --judge claude` drives the real `claude -p` (tools off, no session kept, hooks off)."""
+    from hindsight import example
+
+    ex = example.install(tmp_path / "ex")
+    lessons = {
+        "lessons": [
+            {
+                "title": "Settings live in conf/settings.ini",
+                "body": "Read them there.",
+                "kind": "reference",
+                "strength": 4,
+                "evidence": [],
+                "memory": True,
+            }
+        ]
+    }
+    script = tmp_path / "judge.json"
+    script.write_text(json.dumps([{"text": "```json\n" + json.dumps(lessons) + "\n```"}]))
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, str(SERVER), str(port), str(script)],
+        env={**os.environ, "SCRIPTED_API_NO_TOOLS_TOO": "1"},
+    )
+    try:
+        time.sleep(1)
+        env = {
+            "IS_SANDBOX": "1",
+            "HINDSIGHT_CLAUDE_BIN": str(CLAUDE),
+            "CLAUDE_CONFIG_DIR": str(tmp_path / "judge-home"),
+            "HOME": str(tmp_path / "judge-home"),
+            "ANTHROPIC_BASE_URL": f"http://127.0.0.1:{port}",
+            "ANTHROPIC_API_KEY": "sk-scripted",
+            "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+            "DISABLE_TELEMETRY": "1",
+            "DISABLE_AUTOUPDATER": "1",
+        }
+        done = run_cli(
+            "run",
+            "--judge",
+            "claude",
+            "--json",
+            "--claude-home",
+            str(ex.claude_home),
+            cwd=ex.root,
+            env=env,
+        )
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["lessons_added"] == 1
+    memory = ex.claude_home / "projects" / claude_folder_name(str(ex.root)) / "memory" / "MEMORY.md"
+    assert "Settings live in conf/settings.ini" in memory.read_text()
+    assert not list(
+        (tmp_path / "judge-home").glob("projects/*/*.jsonl")
+    )  # the judge left no transcript

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -31,6 +32,8 @@ def log(memory_dir: Path, line: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if os.environ.get("HINDSIGHT_JUDGE_CHILD"):
+        return 0  # the end of a judge's own `claude -p` session: never a run from inside a run
     if args.event == "run-logged":
         return _run_logged(args)
     raw = sys.stdin.buffer.read() if not sys.stdin.isatty() else b""

@@ -83,7 +83,13 @@ def _run(ctx: Context, args: argparse.Namespace, judge: judges.Judge) -> dict[st
             gathered = pipeline.gather(ctx, args.since, show_progress=show)
         findings = pipeline.find(gathered)
 
-        judgement = judge.judge(findings)
+        evidence = None
+        if judge.name != "rules" and findings:
+            from hindsight import digest
+
+            evidence = digest.build(gathered, findings, digest.DEFAULT_MAX_BYTES)[0]
+        judgement = judge.judge(findings, evidence)
+
         applied = pipeline.apply(
             ctx,
             judgement,

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
 
 from hindsight import fmt
 from hindsight.detect import Finding, shell
@@ -352,7 +351,7 @@ class RulesJudge:
 
     name = NAME
 
-    def judge(self, findings: list[Finding], digest: dict[str, Any] | None = None) -> Judgement:
+    def judge(self, findings: list[Finding], digest: str | None = None) -> Judgement:
         out = Judgement(NAME)
         simple: dict[str, Callable[[Finding], Lesson | None]] = {
             "failed_then_fixed": _fixed,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -105,7 +106,7 @@ def apply(
     store = MemoryStore(ctx.memory_dir)
     store.read()  # a malformed block stops everything before any file is touched
     tolerate = gathered is not None and gathered.explicit_since
-    with fsutil.locked(lock_path(ctx)) if not dry_run else _nolock():
+    with fsutil.locked(lock_path(ctx)) if not dry_run else contextlib.nullcontext():
         saved = state.load(ctx.memory_dir, tolerate_corrupt=tolerate)
         out = Applied()
         fresh = _fresh(judgement, saved.reported)
@@ -200,14 +201,6 @@ def _host_known(ctx: Context) -> Callable[[str], bool]:
 
 def _has_content(j: Judgement) -> bool:
     return bool(j.lessons or j.recommendations or j.unfinished)
-
-
-class _nolock:
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, *exc: object) -> None:
-        return None
 
 
 def _fresh(judgement: Judgement, reported: set[str]) -> Judgement:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 from typing import Any
 
 from hindsight import clock, fsutil, judges, pipeline
@@ -70,7 +71,7 @@ def execute(ctx: Context, args: argparse.Namespace, judge: judges.Judge) -> dict
 
 def _run(ctx: Context, args: argparse.Namespace, judge: judges.Judge) -> dict[str, Any]:
     show = not (args.quiet or args.json)
-    lock = fsutil.locked(pipeline.lock_path(ctx)) if not args.dry_run else pipeline._nolock()
+    lock = fsutil.locked(pipeline.lock_path(ctx)) if not args.dry_run else contextlib.nullcontext()
     gathered: pipeline.Gathered | None = None
     if not ctx.memory_dir.exists():
         # A repo with no sessions yet gets no folder: look before anything takes the lock. With

@@ -168,7 +168,7 @@ def test_own_recording_resumed_subfolder_session() -> None:
 
 
 def test_peek_finds_a_field_cut_by_the_read_step(tmp_path: Path) -> None:
-    from hindsight.sources.claude_code import _CWD, peek
+    from hindsight.sources.claude_files import _CWD, peek
 
     for offset in range(16 * 1024 - 12, 16 * 1024 + 2):
         path = tmp_path / f"p{offset}.jsonl"

@@ -33,10 +33,7 @@ _INTERNAL = frozenset({"signature"})
 
 
 def _data(text: str) -> str:
-    ticks = "```"
-    while ticks in text:
-        ticks += "`"
-    return f"DATA (untrusted):\n{ticks}\n{text}\n{ticks}"
+    return "DATA (untrusted):\n" + fmt.fence(text)
 
 
 def _finding_md(f: Finding) -> str:

@@ -6,7 +6,6 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from pathlib import Path
 
 from hindsight import clock
 from hindsight.context import Context
@@ -63,7 +62,7 @@ class Group:
 def find(ctx: Context, since: datetime | None) -> list[Group]:
     groups: list[Group] = []
     for source in sources():
-        found = source.discover(ctx.repo, _home_for(ctx, source), since)
+        found = source.discover(ctx.repo, ctx.claude_home, since)
         by_session: dict[str, list[Transcript]] = {}
         for transcript in found:
             by_session.setdefault(transcript.session_id, []).append(transcript)
@@ -72,10 +71,6 @@ def find(ctx: Context, since: datetime | None) -> list[Group]:
             groups.append(Group(source, main, [t for t in files if t.subagent]))
     groups.sort(key=lambda g: min(t.mtime for t in g.files))
     return groups
-
-
-def _home_for(ctx: Context, source: Source) -> Path:
-    return ctx.claude_home
 
 
 def read(groups: list[Group]) -> Iterator[Session]:

@@ -26,3 +26,11 @@ def size(n: float) -> str:
             return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
         n /= 1024
     return f"{n:.1f} GB"
+
+
+def fence(text: str, info: str = "") -> str:
+    """A Markdown code block around text that may itself hold fences (the fence grows past them)."""
+    ticks = "```"
+    while ticks in text:
+        ticks += "`"
+    return f"{ticks}{info}\n{text}\n{ticks}"

@@ -5,6 +5,7 @@ skipped where it is absent, as in CI, which installs only the project's own file
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -12,6 +13,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -32,27 +34,41 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def claude_session(repo: Path, home: Path, steps: list[dict], prompt: str) -> None:
-    script = home.parent / "script.json"
+@contextlib.contextmanager
+def scripted_api(steps: list[dict], folder: Path, **env: str) -> Iterator[int]:
+    """The scripted Messages API on a free loopback port, for the length of the block."""
+    script = folder / "script.json"
     script.write_text(json.dumps(steps))
     port = free_port()
     server = subprocess.Popen(
-        [sys.executable, str(SERVER), str(port), str(script)],
-        env={**os.environ, "SCRIPTED_API_LOG": str(home.parent / "requests.jsonl")},
+        [sys.executable, str(SERVER), str(port), str(script)], env={**os.environ, **env}
     )
     try:
         time.sleep(1)
-        env = {
-            **os.environ,
-            "IS_SANDBOX": "1",
-            "CLAUDE_CONFIG_DIR": str(home),
-            "HOME": str(home),
-            "ANTHROPIC_BASE_URL": f"http://127.0.0.1:{port}",
-            "ANTHROPIC_API_KEY": "sk-scripted",
-            "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
-            "DISABLE_TELEMETRY": "1",
-            "DISABLE_AUTOUPDATER": "1",
-        }
+        yield port
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def cli_env(home: Path, port: int) -> dict[str, str]:
+    """The environment that points the real CLI at a private home and the scripted API."""
+    return {
+        "IS_SANDBOX": "1",
+        "CLAUDE_CONFIG_DIR": str(home),
+        "HOME": str(home),
+        "ANTHROPIC_BASE_URL": f"http://127.0.0.1:{port}",
+        "ANTHROPIC_API_KEY": "sk-scripted",
+        "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+        "DISABLE_TELEMETRY": "1",
+        "DISABLE_AUTOUPDATER": "1",
+    }
+
+
+def claude_session(repo: Path, home: Path, steps: list[dict], prompt: str) -> None:
+    with scripted_api(
+        steps, home.parent, SCRIPTED_API_LOG=str(home.parent / "requests.jsonl")
+    ) as port:
         done = subprocess.run(
             [
                 str(CLAUDE),
@@ -63,16 +79,13 @@ def claude_session(repo: Path, home: Path, steps: list[dict], prompt: str) -> No
                 "json",
             ],
             cwd=repo,
-            env=env,
+            env={**os.environ, **cli_env(home, port)},
             stdin=subprocess.DEVNULL,
             capture_output=True,
             timeout=180,
             check=False,
         )
-        assert done.returncode == 0, done.stderr[-500:]
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
+    assert done.returncode == 0, done.stderr[-500:]
 
 
 def test_hook_writes_memory_that_the_next_session_loads(tmp_path: Path) -> None:
@@ -126,26 +139,9 @@ def test_the_claude_judge_with_the_real_cli(tmp_path: Path) -> None:
             }
         ]
     }
-    script = tmp_path / "judge.json"
-    script.write_text(json.dumps([{"text": "```json\n" + json.dumps(lessons) + "\n```"}]))
-    port = free_port()
-    server = subprocess.Popen(
-        [sys.executable, str(SERVER), str(port), str(script)],
-        env={**os.environ, "SCRIPTED_API_NO_TOOLS_TOO": "1"},
-    )
-    try:
-        time.sleep(1)
-        env = {
-            "IS_SANDBOX": "1",
-            "HINDSIGHT_CLAUDE_BIN": str(CLAUDE),
-            "CLAUDE_CONFIG_DIR": str(tmp_path / "judge-home"),
-            "HOME": str(tmp_path / "judge-home"),
-            "ANTHROPIC_BASE_URL": f"http://127.0.0.1:{port}",
-            "ANTHROPIC_API_KEY": "sk-scripted",
-            "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
-            "DISABLE_TELEMETRY": "1",
-            "DISABLE_AUTOUPDATER": "1",
-        }
+    steps = [{"text": "```json\n" + json.dumps(lessons) + "\n```"}]
+    with scripted_api(steps, tmp_path, SCRIPTED_API_NO_TOOLS_TOO="1") as port:
+        env = {**cli_env(tmp_path / "judge-home", port), "HINDSIGHT_CLAUDE_BIN": str(CLAUDE)}
         done = run_cli(
             "run",
             "--judge",
@@ -156,9 +152,6 @@ def test_the_claude_judge_with_the_real_cli(tmp_path: Path) -> None:
             cwd=ex.root,
             env=env,
         )
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["lessons_added"] == 1
     memory = ex.claude_home / "projects" / claude_folder_name(str(ex.root)) / "memory" / "MEMORY.md"

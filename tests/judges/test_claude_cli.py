@@ -40,19 +40,24 @@ def fake_claude(tmp_path: Path, mode: str = "ok") -> tuple[Path, Path]:
     return script, log
 
 
-def test_run_with_the_claude_judge(tmp_path: Path) -> None:
-    root, _, home = install_recording(tmp_path)
-    script, log = fake_claude(tmp_path)
-    done = run_cli(
+def judged_run(root: Path, home: Path, claude_bin: str, *extra: str):  # -> CompletedProcess
+    """`hindsight run --judge claude` in a subprocess, with the stand-in (or none) as the CLI."""
+    return run_cli(
         "run",
         "--judge",
         "claude",
-        "--json",
+        *extra,
         "--claude-home",
         str(home),
         cwd=root,
-        env={"HINDSIGHT_CLAUDE_BIN": str(script)},
+        env={"HINDSIGHT_CLAUDE_BIN": claude_bin},
     )
+
+
+def test_run_with_the_claude_judge(tmp_path: Path) -> None:
+    root, _, home = install_recording(tmp_path)
+    script, log = fake_claude(tmp_path)
+    done = judged_run(root, home, str(script), "--json")
     assert done.returncode == 0, done.stderr
     summary = json.loads(done.stdout)
     assert (summary["lessons"], summary["lessons_added"]) == (1, 1)
@@ -65,20 +70,7 @@ def test_run_with_the_claude_judge(tmp_path: Path) -> None:
     assert '"disableAllHooks": true' in seen["argv"][seen["argv"].index("--settings") + 1]
     assert seen["stdin"].startswith("# hindsight digest\n") and "DATA (untrusted)" in seen["stdin"]
     # The judge cited a finding: a second run over the same sessions reports nothing again.
-    again = json.loads(
-        run_cli(
-            "run",
-            "--judge",
-            "claude",
-            "--json",
-            "--since",
-            "30d",
-            "--claude-home",
-            str(home),
-            cwd=root,
-            env={"HINDSIGHT_CLAUDE_BIN": str(script)},
-        ).stdout
-    )
+    again = json.loads(judged_run(root, home, str(script), "--json", "--since", "30d").stdout)
     assert again["lessons"] == 0 and again["already_reported"] == 1
 
 
@@ -90,15 +82,7 @@ def test_judge_failures_are_one_line_and_write_nothing(tmp_path: Path) -> None:
         ("prose", "the claude judge did not answer with JSON"),
     ):
         script, _ = fake_claude(tmp_path, mode)
-        done = run_cli(
-            "run",
-            "--judge",
-            "claude",
-            "--claude-home",
-            str(home),
-            cwd=root,
-            env={"HINDSIGHT_CLAUDE_BIN": str(script)},
-        )
+        done = judged_run(root, home, str(script))
         assert done.returncode == 1 and message in done.stderr and done.stderr.count("\n") == 1
         assert (
             not (memory / "MEMORY.md").exists() and not (memory / "hindsight" / "reports").exists()

@@ -14,6 +14,8 @@ from typing import Any
 
 import orjson
 
+from hindsight.sources.lines import HEAD_SCAN as _HEAD_SCAN
+from hindsight.sources.lines import TAIL_SCAN as _TAIL_SCAN
 from hindsight.sources.lines import Skim, SkipRules
 
 # Records that carry metadata or nothing detection needs: used, not counted as skipped.
@@ -49,8 +51,6 @@ SKIP = SkipRules(
     early=b'"type":"progress"',
     edge=b'"type":"attachment"',
 )
-_HEAD_SCAN = 600
-_TAIL_SCAN = 400
 _OUTPUT_BYTES = 8000
 _ENVELOPE = 4096
 

@@ -40,7 +40,9 @@ def fake_claude(tmp_path: Path, mode: str = "ok") -> tuple[Path, Path]:
     return script, log
 
 
-def judged_run(root: Path, home: Path, claude_bin: str, *extra: str):  # -> CompletedProcess
+def judged_run(
+    root: Path, home: Path, claude_bin: str, *extra: str, path: str | None = None
+):  # -> CompletedProcess
     """`hindsight run --judge claude` in a subprocess, with the stand-in (or none) as the CLI."""
     return run_cli(
         "run",
@@ -50,7 +52,7 @@ def judged_run(root: Path, home: Path, claude_bin: str, *extra: str):  # -> Comp
         "--claude-home",
         str(home),
         cwd=root,
-        env={"HINDSIGHT_CLAUDE_BIN": claude_bin},
+        env={"HINDSIGHT_CLAUDE_BIN": claude_bin, **({"PATH": path} if path else {})},
     )
 
 
@@ -89,15 +91,7 @@ def test_judge_failures_are_one_line_and_write_nothing(tmp_path: Path) -> None:
         )
         state = json.loads((memory / "hindsight" / "state.json").read_text())
         assert state["last_scan"] is None and state["last_run"]["ok"] is False
-    missing = run_cli(
-        "run",
-        "--judge",
-        "claude",
-        "--claude-home",
-        str(home),
-        cwd=root,
-        env={"HINDSIGHT_CLAUDE_BIN": "", "PATH": os.path.dirname(os.__file__)},
-    )
+    missing = judged_run(root, home, "", path=os.path.dirname(os.__file__))
     assert missing.returncode == 1 and "needs the Claude Code CLI" in missing.stderr
 
 

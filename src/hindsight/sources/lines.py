@@ -9,14 +9,17 @@ Memory stays flat whatever the size of a file or a line.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from dataclasses import dataclass
+from io import FileIO
 from pathlib import Path
 
 from hindsight.session import ReadStats
 
 CHUNK = 4 << 20
+# Buffers handed back by finished scans: a fresh 4 MB buffer per file costs page faults and zeroing
+# of the whole size, more than reading into it. A list, so two scans alive at once never share one.
+_POOL: list[bytearray] = []
 BIG = 256 << 10  # lines longer than this are skimmed, never held whole
 HEAD = 64 << 10
 TAIL = 16 << 10
@@ -80,95 +83,104 @@ def scan(
     except OSError:
         stats.files_unreadable += 1
         return
+    # One buffer, read into again and again, and kept for the next file: a fresh 4 MB object per
+    # read costs more than the copy itself. Views handed out are valid until the next line is
+    # asked for.
+    chunk = _POOL.pop() if _POOL else bytearray(CHUNK)
+    try:
+        yield from _lines(handle, chunk, stats, rules)
+    finally:
+        handle.close()
+        _POOL.append(chunk)
+
+
+def _lines(
+    handle: FileIO, chunk: bytearray, stats: ReadStats, rules: SkipRules
+) -> Iterator[tuple[int, Line, bool]]:
     # Locals for the hot loop; a NUL byte never occurs in JSON text, so it stands for "no needle".
     prefixes = rules.prefixes
     early = rules.early or b"\x00"
     edge = rules.edge or b"\x00"
-    with handle:
-        number = 0
-        carry = b""  # the start of a line that continues in the next chunk
-        big: Skim | None = None
-        try:
-            size = os.fstat(handle.fileno()).st_size
-            # One buffer, read into again and again: a fresh 4 MB object per read costs more than the
-            # copy itself. Views handed out are valid until the next line is asked for.
-            chunk = bytearray(min(CHUNK, size + 1) if size else CHUNK)
-            view = memoryview(chunk)
-            find = chunk.find
-            while True:
-                got = handle.readinto(chunk)
-                if not got:
-                    break
-                start = 0
-                if big is not None or carry:
-                    # First finish the line the previous chunk left open.
-                    nl = find(b"\n", 0, got)
-                    end = got if nl < 0 else nl
-                    if big is None and len(carry) + end > BIG:
-                        # Too long to hold: keep its head, from here on only its tail.
-                        first = carry + bytes(view[: max(0, HEAD - len(carry))])
-                        big, carry = Skim(first[:HEAD], carry[-TAIL:], len(carry)), b""
-                    if big is not None:
-                        # Copy only what may end up in the tail, never the whole chunk.
-                        big.tail = (big.tail + bytes(view[max(0, end - TAIL) : end]))[-TAIL:]
-                        big.size += end
-                    else:
-                        carry += bytes(view[:end])
-                    if nl < 0:
-                        continue
-                    number += 1
-                    start = nl + 1
-                    if big is not None:
-                        yield number, big, True
-                        big = None
-                    else:
-                        whole, carry = carry, b""
-                        if _skippable(whole, 0, len(whole), rules):
-                            stats.records += 1
-                        elif whole.strip():
-                            yield number, memoryview(whole), True
-                skipped = 0
-                # The hot loop: every line of every file passes here. Inline on purpose: it is
-                # _skippable's test without a call per line (this loop is most of a run's time).
-                while True:
-                    nl = find(b"\n", start, got)
-                    if nl < 0:
-                        break
-                    number += 1
-                    line_start, start = start, nl + 1
-                    if nl - line_start > BIG:
-                        head, tail = view[line_start : line_start + HEAD], view[nl - TAIL : nl]
-                        yield number, Skim(bytes(head), bytes(tail), nl - line_start), True
-                        continue
-                    if chunk.startswith(_LEAD, line_start):
-                        if chunk.startswith(prefixes, line_start):
-                            skipped += 1
-                            continue
-                    else:
-                        head_end = line_start + HEAD_SCAN if line_start + HEAD_SCAN < nl else nl
-                        tail_start = nl - TAIL_SCAN if nl - TAIL_SCAN > line_start else line_start
-                        if (
-                            find(early, line_start, head_end) >= 0
-                            or find(edge, line_start, head_end) >= 0
-                            or find(edge, tail_start, nl) >= 0
-                        ):
-                            skipped += 1
-                            continue
-                    if nl - line_start > 2 or chunk[line_start:nl].strip():
-                        yield number, view[line_start:nl], True
-                stats.records += skipped
-                if got - start > BIG:
-                    head, tail = view[start : start + HEAD], view[got - TAIL : got]
-                    big = Skim(bytes(head), bytes(tail), got - start)
+    number = 0
+    carry = b""  # the start of a line that continues in the next chunk
+    big: Skim | None = None
+    try:
+        view = memoryview(chunk)
+        find = chunk.find
+        while True:
+            got = handle.readinto(chunk)
+            if not got:
+                break
+            start = 0
+            if big is not None or carry:
+                # First finish the line the previous chunk left open.
+                nl = find(b"\n", 0, got)
+                end = got if nl < 0 else nl
+                if big is None and len(carry) + end > BIG:
+                    # Too long to hold: keep its head, from here on only its tail.
+                    first = carry + bytes(view[: max(0, HEAD - len(carry))])
+                    big, carry = Skim(first[:HEAD], carry[-TAIL:], len(carry)), b""
+                if big is not None:
+                    # Copy only what may end up in the tail, never the whole chunk.
+                    big.tail = (big.tail + bytes(view[max(0, end - TAIL) : end]))[-TAIL:]
+                    big.size += end
                 else:
-                    carry = bytes(view[start:got])
+                    carry += bytes(view[:end])
+                if nl < 0:
+                    continue
+                number += 1
+                start = nl + 1
+                if big is not None:
+                    yield number, big, True
+                    big = None
+                else:
+                    whole, carry = carry, b""
+                    if _skippable(whole, 0, len(whole), rules):
+                        stats.records += 1
+                    elif whole.strip():
+                        yield number, memoryview(whole), True
+            skipped = 0
+            # The hot loop: every line of every file passes here. Inline on purpose: it is
+            # _skippable's test without a call per line (this loop is most of a run's time).
+            while True:
+                nl = find(b"\n", start, got)
+                if nl < 0:
+                    break
+                number += 1
+                line_start, start = start, nl + 1
+                if nl - line_start > BIG:
+                    head, tail = view[line_start : line_start + HEAD], view[nl - TAIL : nl]
+                    yield number, Skim(bytes(head), bytes(tail), nl - line_start), True
+                    continue
+                if chunk.startswith(_LEAD, line_start):
+                    if chunk.startswith(prefixes, line_start):
+                        skipped += 1
+                        continue
+                else:
+                    head_end = line_start + HEAD_SCAN if line_start + HEAD_SCAN < nl else nl
+                    tail_start = nl - TAIL_SCAN if nl - TAIL_SCAN > line_start else line_start
+                    if (
+                        find(early, line_start, head_end) >= 0
+                        or find(edge, line_start, head_end) >= 0
+                        or find(edge, tail_start, nl) >= 0
+                    ):
+                        skipped += 1
+                        continue
+                if nl - line_start > 2 or chunk[line_start:nl].strip():
+                    yield number, view[line_start:nl], True
+            stats.records += skipped
+            if got - start > BIG:
+                head, tail = view[start : start + HEAD], view[got - TAIL : got]
+                big = Skim(bytes(head), bytes(tail), got - start)
+            else:
+                carry = bytes(view[start:got])
 
-        except OSError:
-            # Deleted or unreadable mid-read: keep what was read, count the file.
-            stats.files_unreadable += 1
-            return
-        if big is not None:
-            big.complete = False
-            yield number + 1, big, False
-        elif carry.strip():
-            yield number + 1, memoryview(carry), False
+    except OSError:
+        # Deleted or unreadable mid-read: keep what was read, count the file.
+        stats.files_unreadable += 1
+        return
+    if big is not None:
+        big.complete = False
+        yield number + 1, big, False
+    elif carry.strip():
+        yield number + 1, memoryview(carry), False

@@ -2,6 +2,9 @@ from __future__ import annotations
 
 import os
 import stat
+import subprocess
+import sys
+import time
 from datetime import date
 from pathlib import Path
 
@@ -57,3 +60,63 @@ def test_a_linked_memory_folder_is_the_users_choice(tmp_path: Path) -> None:
 def test_confine_refuses_paths_outside(tmp_path: Path) -> None:
     with pytest.raises(HindsightError, match="outside"):
         fsutil.confine(tmp_path / "a", tmp_path / "b" / "c")
+
+
+HOLDER = """
+import sys, time
+from pathlib import Path
+from hindsight import fsutil
+with fsutil.locked(Path(sys.argv[1])):
+    print("held", flush=True)
+    sys.stdin.readline()  # hold until the test says so
+"""
+
+
+def _holder(lock: Path) -> subprocess.Popen[str]:
+    proc = subprocess.Popen(
+        [sys.executable, "-c", HOLDER, str(lock)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stdout is not None and proc.stdout.readline() == "held\n"
+    return proc
+
+
+def test_lock_excludes_another_process_and_times_out_with_one_line(tmp_path: Path) -> None:
+    lock = tmp_path / "hindsight" / ".lock"
+    proc = _holder(lock)
+    try:
+        started = time.monotonic()
+        with pytest.raises(HindsightError) as err, fsutil.locked(lock, timeout=0.3):
+            pass
+        assert time.monotonic() - started >= 0.3
+        assert str(err.value) == (
+            f"another hindsight run holds {lock} (waited 0 s); try again later"
+        )
+    finally:
+        assert proc.stdin is not None
+        proc.stdin.write("\n")
+        proc.stdin.close()
+        assert proc.wait(10) == 0
+    # Released when the holder leaves its block: taken at once now, and the file stays private.
+    with fsutil.locked(lock, timeout=0.3):
+        assert stat.S_IMODE(lock.stat().st_mode) == 0o600
+
+
+def test_lock_is_reentrant_within_a_process(tmp_path: Path) -> None:
+    lock = tmp_path / ".lock"
+    with fsutil.locked(lock, timeout=0.2), fsutil.locked(lock, timeout=0.2):
+        assert lock.exists()
+    # Both levels released: another process takes it straight away.
+    proc = _holder(lock)
+    proc.communicate("\n", timeout=10)
+    assert proc.returncode == 0
+
+
+def test_lock_refuses_a_linked_lock_file(tmp_path: Path) -> None:
+    (tmp_path / "elsewhere").write_text("keep\n")
+    (tmp_path / ".lock").symlink_to(tmp_path / "elsewhere")
+    with pytest.raises(HindsightError, match="symbolic link"), fsutil.locked(tmp_path / ".lock"):
+        pass
+    assert (tmp_path / "elsewhere").read_text() == "keep\n"

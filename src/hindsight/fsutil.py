@@ -139,8 +139,6 @@ def locked(lock_path: Path, timeout: float = LOCK_TIMEOUT_S) -> Iterator[None]:
 
     Re-entrant within one process, so ``run`` can hold the lock around steps that take it too.
     """
-    from filelock import FileLock, Timeout
-
     key = str(lock_path.absolute())
     if _held.get(key):
         _held[key] += 1
@@ -152,17 +150,61 @@ def locked(lock_path: Path, timeout: float = LOCK_TIMEOUT_S) -> Iterator[None]:
     _refuse_link(lock_path.parent)
     _refuse_link(lock_path)
     ensure_dir(lock_path.parent)
-    lock = FileLock(key, timeout=timeout, mode=PRIVATE_FILE)
-
-    try:
-        lock.acquire()
-    except Timeout as exc:
+    release = _acquire(key, timeout)
+    if release is None:
         raise HindsightError(
             f"another hindsight run holds {lock_path} (waited {timeout:.0f} s); try again later"
-        ) from exc
+        )
     _held[key] = 1
     try:
         yield
     finally:
         _held.pop(key, None)
-        lock.release()
+        release()
+
+
+def _acquire(path: str, timeout: float) -> Callable[[], None] | None:
+    """Take the exclusive lock on ``path`` within ``timeout`` s: its release, or None on time-out.
+
+    flock(2) directly on POSIX (what filelock does there too, so both kinds of process exclude
+    each other); the filelock package elsewhere. Importing filelock costs ~40 ms, most of a
+    hook run's start-up. The lock file is never removed: unlinking it would let a waiter lock
+    a file nobody else sees.
+    """
+    try:
+        import fcntl
+    except ImportError:  # Windows
+        from filelock import FileLock, Timeout
+
+        lock = FileLock(path, timeout=timeout, mode=PRIVATE_FILE)
+        try:
+            lock.acquire()
+        except Timeout:
+            return None
+        return lambda: lock.release()
+
+    import time
+
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), PRIVATE_FILE)
+    except OSError as exc:
+        raise HindsightError(f"cannot open lock file {path}: {exc.strerror}") from exc
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            if time.monotonic() >= deadline:
+                os.close(fd)
+                return None
+            time.sleep(0.05)
+            continue
+        except OSError as exc:
+            os.close(fd)
+            raise HindsightError(f"cannot lock {path}: {exc.strerror}") from exc
+
+        def release() -> None:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+            os.close(fd)
+
+        return release

@@ -9,91 +9,123 @@ base64 of plain text). See the README's security section for recall and false po
 
 from __future__ import annotations
 
-import base64
-import binascii
 import functools
-import hashlib
-import math
 import re
 from collections.abc import Callable, Iterable
 
+
+def _lazy(pattern: str, flags: int = 0) -> Callable[[], re.Pattern[str]]:
+    """A pattern compiled on first use: a run compiles only those its text gets past a gate to
+    (compiling all of them cost ~9 ms of every start)."""
+    return functools.cache(lambda: re.compile(pattern, flags))
+
+
 # -- redaction ---------------------------------------------------------------------------------
 
-_TOKENS: list[tuple[str, re.Pattern[str]]] = [
+# (kind, gate, pattern): the pattern runs only on text holding one of the gate's literals, each
+# a part of every match (tests/guard/test_gates.py checks that gates never change a result).
+_TOKENS: list[tuple[str, tuple[str, ...], Callable[[], re.Pattern[str]]]] = [
     (
         "private_key",
-        re.compile(
+        ("-----BEGIN ",),
+        _lazy(
             r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|\Z)"
         ),
     ),
-    ("anthropic_key", re.compile(r"\bsk-ant-(?:api|admin|oat|sid)\d{2}-[A-Za-z0-9_\-]{20,}")),
+    (
+        "anthropic_key",
+        ("sk-ant-",),
+        _lazy(r"\bsk-ant-(?:api|admin|oat|sid)\d{2}-[A-Za-z0-9_\-]{20,}"),
+    ),
     (
         "openai_key",
-        re.compile(
+        ("sk-",),
+        _lazy(
             r"\bsk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_\-]{20,}(?:T3BlbkFJ[A-Za-z0-9_\-]{10,})?"
         ),
     ),
     (
         "aws_access_key_id",
-        re.compile(r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ABIA|ACCA)[A-Z0-9]{16}\b"),
+        ("AKIA", "ASIA", "AGPA", "AIDA", "AROA", "AIPA", "ANPA", "ANVA", "ABIA", "ACCA"),
+        _lazy(r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ABIA|ACCA)[A-Z0-9]{16}\b"),
     ),
     (
         "github_token",
-        re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{30,255}|github_pat_[A-Za-z0-9_]{22,255})\b"),
+        ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
+        _lazy(r"\b(?:gh[pousr]_[A-Za-z0-9]{30,255}|github_pat_[A-Za-z0-9_]{22,255})\b"),
     ),
     (
         "gitlab_token",
-        re.compile(r"\bgl(?:pat|dt|rt|ptt|ft|cbt|imt|agent|oas|soat)-[A-Za-z0-9_\-]{20,}"),
+        (
+            "glpat-",
+            "gldt-",
+            "glrt-",
+            "glptt-",
+            "glft-",
+            "glcbt-",
+            "glimt-",
+            "glagent-",
+            "gloas-",
+            "glsoat-",
+        ),
+        _lazy(r"\bgl(?:pat|dt|rt|ptt|ft|cbt|imt|agent|oas|soat)-[A-Za-z0-9_\-]{20,}"),
     ),
-    ("slack_token", re.compile(r"\bxox[abposre]-(?:\d+-)*[A-Za-z0-9\-]{10,}")),
+    ("slack_token", ("xox",), _lazy(r"\bxox[abposre]-(?:\d+-)*[A-Za-z0-9\-]{10,}")),
     (
         "slack_webhook",
-        re.compile(r"https://hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9/_\-]+"),
+        ("https://hooks.slack.com/",),
+        _lazy(r"https://hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9/_\-]+"),
     ),
-    ("stripe_key", re.compile(r"\b(?:sk|rk|pk|whsec)_(?:live|test)_[A-Za-z0-9]{16,}")),
-    ("google_api_key", re.compile(r"\bAIza[0-9A-Za-z_\-]{35}\b")),
-    ("google_oauth_token", re.compile(r"\bya29\.[0-9A-Za-z_\-]{20,}")),
-    ("npm_token", re.compile(r"\bnpm_[A-Za-z0-9]{36}\b")),
-    ("pypi_token", re.compile(r"\bpypi-AgE[A-Za-z0-9_\-]{50,}")),
-    ("huggingface_token", re.compile(r"\bhf_[A-Za-z0-9]{34,}\b")),
-    ("jwt", re.compile(r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}")),
+    (
+        "stripe_key",
+        ("_live_", "_test_"),
+        _lazy(r"\b(?:sk|rk|pk|whsec)_(?:live|test)_[A-Za-z0-9]{16,}"),
+    ),
+    ("google_api_key", ("AIza",), _lazy(r"\bAIza[0-9A-Za-z_\-]{35}\b")),
+    ("google_oauth_token", ("ya29.",), _lazy(r"\bya29\.[0-9A-Za-z_\-]{20,}")),
+    ("npm_token", ("npm_",), _lazy(r"\bnpm_[A-Za-z0-9]{36}\b")),
+    ("pypi_token", ("pypi-AgE",), _lazy(r"\bpypi-AgE[A-Za-z0-9_\-]{50,}")),
+    ("huggingface_token", ("hf_",), _lazy(r"\bhf_[A-Za-z0-9]{34,}\b")),
+    (
+        "jwt",
+        ("eyJ",),
+        _lazy(r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"),
+    ),
 ]
 
-_URL_CREDENTIALS = re.compile(r"\b([a-z][a-z0-9+.\-]*://)([^\s/:@'\"]+):([^\s/@'\"]+)@", re.I)
-_URL_TOKEN_USER = re.compile(r"\b(https?://)([A-Za-z0-9_\-]{20,})@", re.I)
-_CURL_USER = re.compile(r"((?:^|\s)(?:-u|--user)\s+['\"]?)([^\s'\":]+):([^\s'\"]+)")
-_AUTH_HEADER = re.compile(
+_URL_CREDENTIALS = _lazy(r"\b([a-z][a-z0-9+.\-]*://)([^\s/:@'\"]+):([^\s/@'\"]+)@", re.I)
+_URL_TOKEN_USER = _lazy(r"\b(https?://)([A-Za-z0-9_\-]{20,})@", re.I)
+_CURL_USER = _lazy(r"((?:^|\s)(?:-u|--user)\s+['\"]?)([^\s'\":]+):([^\s'\"]+)")
+_AUTH_HEADER = _lazy(
     r"(\b(?:proxy-)?authorization\b['\"]?\s*[:=]\s*['\"]?(?:bearer|basic|token|bot|digest|apikey)?\s*)"
     r"([A-Za-z0-9._~+/=\-]{8,})",
     re.I,
 )
-_BEARER = re.compile(r"(\bbearer\s+)([A-Za-z0-9._~+/=\-]{16,})", re.I)
+_BEARER = _lazy(r"(\bbearer\s+)([A-Za-z0-9._~+/=\-]{16,})", re.I)
 _SECRET_NAME = (
     r"[A-Za-z0-9_.\-]*(?:passw(?:or)?d|passwd|pwd|secret|token|api[_\-]?key|apikey|access[_\-]?key|"
     r"private[_\-]?key|client[_\-]?secret|auth[_\-]?key|credentials?|_key)[A-Za-z0-9_\-]*"
 )
-_ASSIGN = re.compile(
+_ASSIGN = _lazy(
     rf"(?P<pre>(?P<q>[\"']?)\b(?P<name>{_SECRET_NAME})(?P=q)\s*(?::=|=|:)\s*)(?P<vq>[\"']?)(?P<value>(?:[^\s\"'`,;&)}}\]]|&(?!\w+=))+)(?P=vq)",
     re.I,
 )
-_FLAG = re.compile(rf"(--(?:{_SECRET_NAME})[=\s]+['\"]?)([^\s'\"]{{6,}})", re.I)
-_NOT_A_VALUE = re.compile(
+_FLAG = _lazy(rf"(--(?:{_SECRET_NAME})[=\s]+['\"]?)([^\s'\"]{{6,}})", re.I)
+_NOT_A_VALUE = _lazy(
     r"^(?:\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|<[^>]*>|\*+|x+|X+|\.+|null|none|nil|true|false|undefined|"
     r"required|optional|string|str|int|env|changeme|example|your[_\-].*|redacted.*|\[REDACTED.*|os\.environ.*|"
     r"process\.env.*|getenv.*|self\..*|\{\{.*|%\(.*|[a-z_]+\(.*|\d{1,6})$",
     re.I,
 )
-_CANDIDATE = re.compile(r"(?<![A-Za-z0-9+_\-])[A-Za-z0-9+_\-]{32,}={0,2}(?![A-Za-z0-9+_\-])")
-_PROSE = re.compile(
+_CANDIDATE = _lazy(r"(?<![A-Za-z0-9+_\-])[A-Za-z0-9+_\-]{32,}={0,2}(?![A-Za-z0-9+_\-])")
+_PROSE = _lazy(
     r"(\b(?:password|passwd|passphrase|passcode|pin|token|secret|api key|apikey)\s+(?:is|was|=|:)\s+)"
     r"(?=\S*[A-Za-z])(?=\S*\d)([^\s,;]{6,})",
     re.I,
 )
-_HEX = re.compile(r"^[0-9a-fA-F]+$")
-_UUIDISH = re.compile(
-    r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
-)
-_HASH_PREFIX = re.compile(r"(?:sha(?:1|224|256|384|512)|md5|blake2b?|xxh\d*)[-:=]\s*$", re.I)
+_HEX = _lazy(r"^[0-9a-fA-F]+$")
+_UUIDISH = _lazy(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
+_HASH_PREFIX = _lazy(r"(?:sha(?:1|224|256|384|512)|md5|blake2b?|xxh\d*)[-:=]\s*$", re.I)
 
 
 def _tag(kind: str) -> str:
@@ -101,6 +133,8 @@ def _tag(kind: str) -> str:
 
 
 def _entropy(text: str) -> float:
+    import math
+
     counts: dict[str, int] = {}
     for ch in text:
         counts[ch] = counts.get(ch, 0) + 1
@@ -110,6 +144,9 @@ def _entropy(text: str) -> float:
 
 def _plain_base64(token: str) -> bool:
     """True when the token decodes to ordinary text: base64 of a sentence is not a secret."""
+    import base64
+    import binascii
+
     try:
         raw = base64.b64decode(
             token + "=" * (-len(token) % 4),
@@ -131,7 +168,7 @@ def _high_entropy(match: re.Match[str]) -> str:
     token = match.group(0)
     core = token.rstrip("=")
     before = match.string[max(0, match.start() - 12) : match.start()]
-    if _HEX.match(core) or _HASH_PREFIX.search(before) or "[REDACTED" in before:
+    if _HEX().match(core) or _HASH_PREFIX().search(before) or "[REDACTED" in before:
         return token  # git SHAs, checksums, lock-file integrity hashes
     if re.match(r"(?:sha(?:1|224|256|384|512)|md5)-", core, re.I):
         return token  # subresource-integrity hashes (package-lock.json)
@@ -146,14 +183,70 @@ def _high_entropy(match: re.Match[str]) -> str:
     return _tag("high_entropy")
 
 
-# One scan that every secret above needs to pass: most text has none of these and returns at once.
-_MAYBE = re.compile(
-    r"A[KSGIRNBC][A-Z]{2}[A-Z0-9]{16}|gh[pousr]_|github_pat_|\bgl[a-z]{2,6}-|xox|hooks\.slack|\bsk-|_(?:live|test)_"
-    r"|AIza|ya29\.|npm_|pypi-|hf_|eyJ|-----BEGIN|://[^\s/]*@|(?:^|\s)(?:-u|--user)\s"
-    r"|pass|pwd|secret|token|key|auth|bearer|credential|pin\s"
-    r"|[A-Za-z0-9+_\-]{32,}",
-    re.I,
-)
+def _fold(text: str) -> str:
+    """Text as the re.I patterns see it, for the gates: casefold, plus the one letter that matches
+    an ASCII one under re.I and casefolds to something else (dotless i)."""
+    return text.casefold().replace("ı", "i")
+
+
+_NAMES = ("pass", "pwd", "secret", "token", "key", "credential")  # a part of every _SECRET_NAME
+# (gate, folded, step): a step runs only on text holding one of its gate's literals (in the folded
+# text when folded), each a part of every match of the step's patterns; no gate: always runs.
+_STEPS: list[tuple[tuple[str, ...], bool, Callable[[str], str]]] = [
+    *(
+        (gate, False, lambda t, k=kind, p=pattern: p().sub(_tag(k), t))
+        for kind, gate, pattern in _TOKENS
+    ),
+    (
+        ("://",),
+        False,
+        lambda t: _URL_CREDENTIALS().sub(lambda m: f"{m.group(1)}{_tag('url_credentials')}@", t),
+    ),
+    (
+        ("://",),
+        False,
+        lambda t: _URL_TOKEN_USER().sub(lambda m: f"{m.group(1)}{_tag('url_credentials')}@", t),
+    ),
+    (
+        ("-u",),
+        False,
+        lambda t: _CURL_USER().sub(lambda m: f"{m.group(1)}{m.group(2)}:{_tag('password')}", t),
+    ),
+    (
+        ("authorization",),
+        True,
+        lambda t: _AUTH_HEADER().sub(
+            lambda m: (
+                m.group(1) + (m.group(2) if "[REDACTED" in m.group(2) else _tag("authorization"))
+            ),
+            t,
+        ),
+    ),
+    (
+        ("bearer",),
+        True,
+        lambda t: _BEARER().sub(
+            lambda m: m.group(1) + (m.group(2) if "REDACTED" in m.group(2) else _tag("bearer")), t
+        ),
+    ),
+    (_NAMES, True, lambda t: _ASSIGN().sub(_assignment, t)),
+    (
+        ("pass", "pin", "token", "secret", "api key", "apikey"),
+        True,
+        lambda t: _PROSE().sub(lambda m: m.group(1) + _tag("password"), t),
+    ),
+    (
+        _NAMES,
+        True,
+        lambda t: _FLAG().sub(
+            lambda m: (
+                m.group(1) + (m.group(2) if _NOT_A_VALUE().match(m.group(2)) else _tag("secret"))
+            ),
+            t,
+        ),
+    ),
+    ((), False, lambda t: _CANDIDATE().sub(_high_entropy, t)),
+]
 
 
 @functools.lru_cache(maxsize=16384)
@@ -162,33 +255,30 @@ def redact(text: str) -> str:
 
     Cached: the same commands and error lines recur across a history's sessions.
     """
-    if not text or not _MAYBE.search(text):
-        return text
+    return _redact(text) if text else text
 
-    for kind, pattern in _TOKENS:
-        text = pattern.sub(_tag(kind), text)
-    text = _URL_CREDENTIALS.sub(lambda m: f"{m.group(1)}{_tag('url_credentials')}@", text)
-    text = _URL_TOKEN_USER.sub(lambda m: f"{m.group(1)}{_tag('url_credentials')}@", text)
-    text = _CURL_USER.sub(lambda m: f"{m.group(1)}{m.group(2)}:{_tag('password')}", text)
-    text = _AUTH_HEADER.sub(
-        lambda m: m.group(1) + (m.group(2) if "[REDACTED" in m.group(2) else _tag("authorization")),
-        text,
-    )
-    text = _BEARER.sub(
-        lambda m: m.group(1) + (m.group(2) if "REDACTED" in m.group(2) else _tag("bearer")), text
-    )
-    text = _ASSIGN.sub(_assignment, text)
-    text = _PROSE.sub(lambda m: m.group(1) + _tag("password"), text)
-    text = _FLAG.sub(
-        lambda m: m.group(1) + (m.group(2) if _NOT_A_VALUE.match(m.group(2)) else _tag("secret")),
-        text,
-    )
-    return _CANDIDATE.sub(_high_entropy, text)
+
+def _redact(text: str) -> str:
+    # Steps run in order on the text as the earlier ones left it, so gates look at that text too.
+    folded: str | None = None
+    for gate, fold, step in _STEPS:
+        if gate:
+            if fold:
+                folded = _fold(text) if folded is None else folded
+                hay = folded
+            else:
+                hay = text
+            if not any(needle in hay for needle in gate):
+                continue
+        new = step(text)
+        if new != text:
+            text, folded = new, None
+    return text
 
 
 def _assignment(m: re.Match[str]) -> str:
     value = m.group("value")
-    if _NOT_A_VALUE.match(value) or "[REDACTED" in value or _UUIDISH.fullmatch(value):
+    if _NOT_A_VALUE().match(value) or "[REDACTED" in value or _UUIDISH().fullmatch(value):
         return m.group(0)
     name = m.group("name").lower()
     if name.endswith(("_key_id", "keyid")) and len(value) < 24:
@@ -210,16 +300,19 @@ def has_secret(text: str) -> bool:
 
 
 def fingerprint(text: str) -> str:
+    import hashlib
+
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
 # -- poisoning -------------------------------------------------------------------------------
 
 # High-signal: flagged wherever they appear, also by `memory check` on an existing block.
-_HIGH: list[tuple[str, re.Pattern[str]]] = [
+_HIGH: list[tuple[str, tuple[str, ...], Callable[[], re.Pattern[str]]]] = [
     (
         "addressed to an AI",
-        re.compile(
+        ("ai", "assistant", "claude", "gpt", "llm", "language model", "agent"),
+        _lazy(
             r"\b(?:AI|assistant|Claude|ChatGPT|GPT|LLM|language model|coding agent|AI agent)\s*[,:]\s*\w"
             r"|\b(?:dear|attention|note to|hey|hello)\s+(?:AI|assistant|Claude|agent|LLM)s?\b"
             r"|\byou are (?:an?|the) (?:AI|assistant|language model|agent)\b|\bas an AI\b",
@@ -228,7 +321,16 @@ _HIGH: list[tuple[str, re.Pattern[str]]] = [
     ),
     (
         "overrides instructions",
-        re.compile(
+        (
+            "ignore",
+            "disregard",
+            "forget",
+            "override",
+            "bypass",
+            "new instructions",
+            "system prompt",
+        ),
+        _lazy(
             r"\b(?:ignore|disregard|forget|override|bypass)\b.{0,30}\b(?:previous|prior|above|earlier|all|any|your|system|"
             r"original)\b.{0,20}\b(?:instructions?|prompts?|rules|guidelines|directives|context)\b"
             r"|\bnew (?:instructions|system prompt)\b|\bsystem prompt\b",
@@ -237,7 +339,8 @@ _HIGH: list[tuple[str, re.Pattern[str]]] = [
     ),
     (
         "writes to memory",
-        re.compile(
+        ("memory", "claude.md", "agents.md", "your notes", "remember "),
+        _lazy(
             r"\b(?:add|write|save|store|put|append|insert)\b.{0,25}\b(?:to|in|into)\b.{0,10}"
             r"\b(?:memory|MEMORY\.md|CLAUDE\.md|AGENTS\.md|your notes)\b|\bremember (?:this|that|to)\b",
             re.I,
@@ -245,7 +348,8 @@ _HIGH: list[tuple[str, re.Pattern[str]]] = [
     ),
     (
         "download piped into a shell",
-        re.compile(
+        ("curl", "wget", "fetch", "iwr", "invoke-webrequest", "urllib"),
+        _lazy(
             r"\b(?:curl|wget|fetch|iwr|invoke-webrequest)\b[^\n|]{0,200}\|\s*(?:sudo\s+)?(?:ba|z|da|k)?sh\b"
             r"|\b(?:ba|z)?sh\s+<\(\s*(?:curl|wget)|\bpython[0-9.]*\s+-c\s+[\"']?import urllib"
             r"|\beval\s+\"?\$\((?:curl|wget)",
@@ -254,7 +358,8 @@ _HIGH: list[tuple[str, re.Pattern[str]]] = [
     ),
     (
         "destructive command",
-        re.compile(
+        ("rm", "git", "drop", "truncate", "mkfs", "if=", "chmod", ":()", "/dev/sd", "shutdown"),
+        _lazy(
             r"\brm\s+-(?:[a-z]*r[a-z]*f|[a-z]*f[a-z]*r)[a-z]*\s+(?:--no-preserve-root\s+)?(?:/|~|\$HOME|\*|\.\s|\.$|/\*)"
             r"|\bgit\s+push\s+(?:-f|--force)\b|\bgit\s+reset\s+--hard\s+(?:HEAD~|origin)|\bgit\s+clean\s+-[a-z]*f[a-z]*d"
             r"|\b(?:drop|truncate)\s+(?:table|database|schema)\b|\bmkfs(?:\.\w+)?\b|\bdd\s+if=.*\bof=/dev/"
@@ -264,7 +369,8 @@ _HIGH: list[tuple[str, re.Pattern[str]]] = [
     ),
     (
         "encoded blob",
-        re.compile(
+        (),  # a long run of base64 letters has no literal to look for
+        _lazy(
             r"(?<![A-Za-z0-9+/])(?=[A-Za-z0-9+/]*[A-Z])(?=[A-Za-z0-9+/]*[a-z])(?=[A-Za-z0-9+/]*\d)[A-Za-z0-9+/]{48,}={0,2}"
             r"|\bbase64\s+(?:-d|--decode)\b|(?:\\x[0-9a-f]{2}){8,}|\bfromCharCode\b",
             re.I,
@@ -272,21 +378,36 @@ _HIGH: list[tuple[str, re.Pattern[str]]] = [
     ),
 ]
 # Instruction words: flagged only in text that did not come from the user or the agent's commands.
-_CONTEXT: list[tuple[str, re.Pattern[str]]] = [
+_CONTEXT: list[tuple[str, tuple[str, ...], Callable[[], re.Pattern[str]]]] = [
     (
         "instruction word",
-        re.compile(
+        (
+            "always",
+            "never",
+            "from now on",
+            "future session",
+            "you must",
+            "you should",
+            "make sure to",
+            "do not tell",
+        ),
+        _lazy(
             r"\b(?:always|never|from now on|in (?:all )?future sessions?|you must|you should|make sure to|do not tell)\b",
             re.I,
         ),
     ),
 ]
-_HOST = re.compile(
+_HOST = _lazy(
     r"\b(?:https?|ftp|wss?)://([A-Za-z0-9.\-]+)|\b((?:\d{1,3}\.){3}\d{1,3})\b"
     r"|\b((?:[a-z0-9\-]+\.)+(?:com|net|org|io|dev|sh|xyz|ru|cn|top|info|biz|co|me|app|site|online|tk))\b",
     re.I,
 )
-_SEGMENT = re.compile(r"`[^`]+`|\"[^\"]+\"|'[^'\s][^']*'")
+_SEGMENT = _lazy(r"`[^`]+`|\"[^\"]+\"|'[^'\s][^']*'")
+
+
+def _gate(needles: tuple[str, ...], folded: str) -> bool:
+    """Whether a pattern may match: no gate, or one of its literals is in the folded text."""
+    return not needles or any(needle in folded for needle in needles)
 
 
 def _norm(text: str) -> str:
@@ -312,7 +433,7 @@ class Screen:
         return bool(frag) and any(frag in t for t in self.trusted)
 
     def _segment_of(self, text: str, start: int, end: int) -> str | None:
-        for seg in _SEGMENT.finditer(text):
+        for seg in _SEGMENT().finditer(text):
             if seg.start() <= start and end <= seg.end():
                 return seg.group(0)
         return None
@@ -328,15 +449,18 @@ class Screen:
         # File names hide words behind underscores: screen them with the underscores as spaces too.
         variants = (text, text.replace("_", " ")) if "_" in text else (text,)
         for variant in variants:
-            for name, pattern in _HIGH:
-                if pattern.search(variant):
+            folded = _fold(variant)
+            for name, gate, pattern in _HIGH:
+                if _gate(gate, folded) and pattern().search(variant):
                     return name
-            for name, pattern in _CONTEXT:
-                for hit in pattern.finditer(variant):
+            for name, gate, pattern in _CONTEXT:
+                if not _gate(gate, folded):
+                    continue
+                for hit in pattern().finditer(variant):
                     segment = self._segment_of(variant, hit.start(), hit.end())
                     if segment is None or not self._is_trusted(segment):
                         return name
-        for hit in _HOST.finditer(text) if memory else ():
+        for hit in _HOST().finditer(text) if memory else ():
             host = next(g for g in hit.groups() if g).casefold().rstrip(".")
             if host in ("localhost", "127.0.0.1", "example.com") or any(
                 host in t for t in self.trusted
@@ -352,8 +476,9 @@ def check_entry(text: str) -> str | None:
     if has_secret(text):
         return "holds a secret"
     for variant in (text, text.replace("_", " ")):
-        for name, pattern in _HIGH:
-            if pattern.search(variant):
+        folded = _fold(variant)
+        for name, gate, pattern in _HIGH:
+            if _gate(gate, folded) and pattern().search(variant):
                 return f"instruction-like: {name}"
     return None
 

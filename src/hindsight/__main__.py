@@ -1,5 +1,5 @@
 from __future__ import annotations
 
-from hindsight.cli import main
+from hindsight.cli import entry
 
-raise SystemExit(main())
+entry()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -330,8 +331,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return 0
     except Exception as exc:
-        import os
-
         if os.environ.get("HINDSIGHT_DEBUG"):
             raise
         print(
@@ -341,5 +340,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
 
 
+def entry() -> None:
+    """The console script: ``main``, then an exit that skips tearing the interpreter down.
+
+    Freeing a run's objects one by one at exit costs ~13 ms on a 100 MB history, and nothing is
+    left to do then: every file hindsight writes is closed and fsynced by the time ``main``
+    returns, no atexit hook is registered, and the lock goes with the process's descriptors.
+    """
+    code = main()
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (BrokenPipeError, OSError):
+        pass
+    os._exit(code)
+
+
 if __name__ == "__main__":
-    raise SystemExit(main())
+    entry()

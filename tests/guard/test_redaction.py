@@ -63,6 +63,7 @@ def test_no_secret_is_written_or_printed_end_to_end(tmp_path: Path) -> None:
         ["digest", "--json"],
         ["scan", "--json"],
         ["run", "--dry-run", "--json"],
+        ["run", "--dry-run"],  # the report section printed as text
         ["run", "--json", "--max-new", "200"],
         ["status", "--json"],
         ["memory", "show"],
@@ -74,7 +75,8 @@ def test_no_secret_is_written_or_printed_end_to_end(tmp_path: Path) -> None:
         )
         assert done.returncode == 0, (args, done.stderr)
         outputs.append(done.stdout + done.stderr)
-    summary = json.loads(outputs[4])
+    assert "would append to the report:" in outputs[4]
+    summary = json.loads(outputs[5])
     assert summary["sessions_read"] == len(SECRETS) and summary["quarantined"] == 0
     assert summary["lessons"] >= len(SECRETS)  # lessons holding a secret are kept, redacted
     written = [p.read_text(errors="replace") for p in (folder / "memory").rglob("*") if p.is_file()]

@@ -6,9 +6,13 @@ import argparse
 import importlib
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from hindsight import __version__
+
+if TYPE_CHECKING:
+    _Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
 
 PROG = "hindsight"
 
@@ -101,14 +105,7 @@ def _window(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog=PROG, description=DESCRIPTION, epilog=EPILOG, formatter_class=_Formatter
-    )
-    parser.add_argument("--version", action="version", version=f"hindsight {__version__}")
-    common = _common()
-    sub = parser.add_subparsers(dest="command", metavar="<command>")
-
+def _cmd_run(sub: _Subparsers, common: argparse.ArgumentParser) -> None:
     p = _add(
         sub,
         "run",
@@ -142,6 +139,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="run on the shipped example sessions (a temporary repo) instead of this repo's",
     )
 
+
+def _cmd_scan(sub: _Subparsers, common: argparse.ArgumentParser) -> None:
     p = _add(
         sub,
         "scan",
@@ -152,6 +151,8 @@ def build_parser() -> argparse.ArgumentParser:
     _window(p)
     p.add_argument("--json", action="store_true", help="print one JSON document")
 
+
+def _cmd_digest(sub: _Subparsers, common: argparse.ArgumentParser) -> None:
     p = _add(
         sub,
         "digest",
@@ -169,6 +170,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--json", action="store_true", help="print one JSON document")
 
+
+def _cmd_apply(sub: _Subparsers, common: argparse.ArgumentParser) -> None:
     p = _add(
         sub,
         "apply",
@@ -183,6 +186,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--json", action="store_true", help="print the summary as one JSON document")
 
+
+def _cmd_commit(sub: _Subparsers, common: argparse.ArgumentParser) -> None:
     _add(
         sub,
         "commit",
@@ -191,6 +196,8 @@ def build_parser() -> argparse.ArgumentParser:
         common,
     )
 
+
+def _cmd_memory(sub: _Subparsers, common: argparse.ArgumentParser) -> None:
     p = _add(
         sub,
         "memory",
@@ -256,6 +263,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _cap(m)
 
+
+def _cmd_schema(sub: _Subparsers, common: argparse.ArgumentParser) -> None:
     _add(
         sub,
         "schema",
@@ -264,6 +273,8 @@ def build_parser() -> argparse.ArgumentParser:
         common,
     )
 
+
+def _cmd_install(sub: _Subparsers, common: argparse.ArgumentParser) -> None:
     p = _add(
         sub,
         "install",
@@ -275,6 +286,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--hook", action="store_true", help="add a SessionEnd hook to the settings file")
     p.add_argument("--scope", choices=("user", "project"), default="user", help="default: user")
 
+
+def _cmd_hook(sub: _Subparsers, common: argparse.ArgumentParser) -> None:
     p = _add(
         sub,
         "hook",
@@ -288,6 +301,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="session-end (run-logged is the detached run it starts)",
     )
 
+
+def _cmd_status(sub: _Subparsers, common: argparse.ArgumentParser) -> None:
     p = _add(
         sub,
         "status",
@@ -297,6 +312,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--json", action="store_true", help="print one JSON document")
 
+
+def _cmd_selfcheck(sub: _Subparsers, common: argparse.ArgumentParser) -> None:
     _add(
         sub,
         "selfcheck",
@@ -304,11 +321,41 @@ def build_parser() -> argparse.ArgumentParser:
         "  hindsight selfcheck\n",
         common,
     )
+
+
+_COMMANDS: dict[str, Callable[[_Subparsers, argparse.ArgumentParser], None]] = {
+    "run": _cmd_run,
+    "scan": _cmd_scan,
+    "digest": _cmd_digest,
+    "apply": _cmd_apply,
+    "commit": _cmd_commit,
+    "memory": _cmd_memory,
+    "schema": _cmd_schema,
+    "install": _cmd_install,
+    "hook": _cmd_hook,
+    "status": _cmd_status,
+    "selfcheck": _cmd_selfcheck,
+}
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The whole parser, or with ``only`` the one command's: building every subcommand's parser
+    costs ~5 ms, a fair part of a hook run's start-up, and parses ``only ...`` the same."""
+    parser = argparse.ArgumentParser(
+        prog=PROG, description=DESCRIPTION, epilog=EPILOG, formatter_class=_Formatter
+    )
+    parser.add_argument("--version", action="version", version=f"hindsight {__version__}")
+    common = _common()
+    sub = parser.add_subparsers(dest="command", metavar="<command>")
+    for name, add in _COMMANDS.items():
+        if only is None or name == only:
+            add(sub, common)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(argv[0] if argv and argv[0] in _COMMANDS else None)
     args = parser.parse_args(argv)
     if not getattr(args, "_module", None):
         parser.print_help()

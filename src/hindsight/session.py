@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+
+from hindsight.record import Record
 
 # Event kinds, kept as plain strings so JSON output and detectors need no enum import.
 PROMPT = "prompt"  # typed by the user
@@ -36,28 +37,73 @@ EDIT_TOOLS = frozenset(
 )
 
 
-@dataclass(slots=True)
-class Where:
+class Where(Record):
     """Pointer back to the evidence: which file and line."""
 
+    _fields = __slots__ = ("path", "line")
     path: Path
     line: int
 
+    def __init__(self, path: Path, line: int) -> None:
+        self.path = path
+        self.line = line
 
-@dataclass(slots=True)
-class ToolCall:
+
+class ToolCall(Record):
+    _fields = __slots__ = (
+        "id",
+        "name",
+        "input",
+        "command",
+        "status",
+        "exit_code",
+        "is_error",
+        "output",
+        "interpretation",
+        "duration_s",
+        "result_at",
+        "result_ts",
+    )
     id: str
     name: str
     input: dict[str, object]
-    command: str | None = None  # shell calls only
-    status: str = PENDING
-    exit_code: int | None = None
-    is_error: bool = False
-    output: str = ""  # head of the result text, capped by the reader
-    interpretation: str | None = None  # e.g. "No matches found" for a benign grep exit 1
-    duration_s: float | None = None
-    result_at: Where | None = None
-    result_ts: datetime | None = None
+    command: str | None  # shell calls only
+    status: str
+    exit_code: int | None
+    is_error: bool
+    output: str  # head of the result text, capped by the reader
+    interpretation: str | None  # e.g. "No matches found" for a benign grep exit 1
+    duration_s: float | None
+    result_at: Where | None
+    result_ts: datetime | None
+
+    def __init__(
+        self,
+        id: str,
+        name: str,
+        input: dict[str, object],
+        command: str | None = None,
+        status: str = PENDING,
+        exit_code: int | None = None,
+        is_error: bool = False,
+        output: str = "",
+        interpretation: str | None = None,
+        duration_s: float | None = None,
+        result_at: Where | None = None,
+        result_ts: datetime | None = None,
+    ) -> None:
+        self.id = id
+        self.name = name
+        self.input = input
+        self.command = command
+        self.status = status
+        self.exit_code = exit_code
+        self.is_error = is_error
+        self.output = output
+        self.interpretation = interpretation
+        self.duration_s = duration_s
+        self.result_at = result_at
+        self.result_ts = result_ts
 
     @property
     def is_shell(self) -> bool:
@@ -70,25 +116,52 @@ class ToolCall:
         )
 
 
-@dataclass(slots=True)
-class Event:
+class Event(Record):
+    _fields = __slots__ = ("kind", "ts", "at", "uuid", "text", "tool", "todos", "subagent")
     kind: str
     ts: datetime | None
     at: Where
-    uuid: str | None = None
-    text: str = ""
-    tool: ToolCall | None = None
-    todos: list[dict[str, str]] | None = None
-    subagent: str | None = None  # agent id when the event comes from a subagent
+    uuid: str | None
+    text: str
+    tool: ToolCall | None
+    todos: list[dict[str, str]] | None
+    subagent: str | None  # agent id when the event comes from a subagent
+
+    def __init__(
+        self,
+        kind: str,
+        ts: datetime | None,
+        at: Where,
+        uuid: str | None = None,
+        text: str = "",
+        tool: ToolCall | None = None,
+        todos: list[dict[str, str]] | None = None,
+        subagent: str | None = None,
+    ) -> None:
+        self.kind = kind
+        self.ts = ts
+        self.at = at
+        self.uuid = uuid
+        self.text = text
+        self.tool = tool
+        self.todos = todos
+        self.subagent = subagent
 
 
-@dataclass
-class ReadStats:
+class ReadStats(Record):
     """What a reader saw: records used, and lines it could not use, by reason."""
 
-    records: int = 0
-    skipped: Counter[str] = field(default_factory=Counter)
-    files_unreadable: int = 0
+    _fields = __slots__ = ("records", "skipped", "files_unreadable")
+
+    def __init__(
+        self,
+        records: int = 0,
+        skipped: Counter[str] | None = None,
+        files_unreadable: int = 0,
+    ) -> None:
+        self.records = records
+        self.skipped: Counter[str] = Counter() if skipped is None else skipped
+        self.files_unreadable = files_unreadable
 
     @property
     def skipped_total(self) -> int:
@@ -100,18 +173,42 @@ class ReadStats:
         self.files_unreadable += other.files_unreadable
 
 
-@dataclass
-class Session:
-    agent: str
-    session_id: str
-    path: Path
-    cwd: str | None = None
-    version: str | None = None
-    git_branch: str | None = None
-    events: list[Event] = field(default_factory=list)
-    subagent_files: list[Path] = field(default_factory=list)
-    stats: ReadStats = field(default_factory=ReadStats)
-    file_stats: dict[Path, ReadStats] = field(default_factory=dict)
+class Session(Record):
+    _fields = (
+        "agent",
+        "session_id",
+        "path",
+        "cwd",
+        "version",
+        "git_branch",
+        "events",
+        "subagent_files",
+        "stats",
+        "file_stats",
+    )
+    __slots__ = (*_fields, "streams")
+
+    def __init__(
+        self,
+        agent: str,
+        session_id: str,
+        path: Path,
+        cwd: str | None = None,
+        version: str | None = None,
+        git_branch: str | None = None,
+    ) -> None:
+        self.agent = agent
+        self.session_id = session_id
+        self.path = path
+        self.cwd = cwd
+        self.version = version
+        self.git_branch = git_branch
+        self.events: list[Event] = []
+        self.subagent_files: list[Path] = []
+        self.stats = ReadStats()
+        self.file_stats: dict[Path, ReadStats] = {}
+        # Events split by agent, made once by detect.streams for every detector to share.
+        self.streams: list[list[Event]] | None = None
 
     @property
     def started(self) -> datetime | None:

@@ -10,13 +10,12 @@ def streams(session: Session) -> list[list[Event]]:
 
     Computed once per session: every detector asks for it.
     """
-    cached: list[list[Event]] | None = session.__dict__.get("_streams")
-    if cached is None:
+    if session.streams is None:
         by_agent: dict[str | None, list[Event]] = {}
         for event in session.events:
             by_agent.setdefault(event.subagent, []).append(event)
-        cached = session.__dict__["_streams"] = list(by_agent.values())
-    return cached
+        session.streams = list(by_agent.values())
+    return session.streams
 
 
 def main_stream(session: Session) -> list[Event]:

@@ -3,18 +3,25 @@
 from __future__ import annotations
 
 import argparse
-from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
 from hindsight import locate
+from hindsight.record import Record
 
 
-@dataclass
-class Context:
+class Context(Record):
+    _fields = ("repo_arg", "claude_home_arg", "memory_dir_arg")
     repo_arg: str
     claude_home_arg: str | None
     memory_dir_arg: str | None
+
+    def __init__(
+        self, repo_arg: str, claude_home_arg: str | None, memory_dir_arg: str | None
+    ) -> None:
+        self.repo_arg = repo_arg
+        self.claude_home_arg = claude_home_arg
+        self.memory_dir_arg = memory_dir_arg
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> Context:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from hindsight import clock
 from hindsight.context import Context
 from hindsight.errors import HindsightError
+from hindsight.record import Value
 from hindsight.session import Session
 from hindsight.sources.base import Source, Transcript
 from hindsight.state import State
@@ -46,13 +46,20 @@ def sources() -> list[Source]:
     return [ClaudeCodeSource()]
 
 
-@dataclass(frozen=True)
-class Group:
+class Group(Value):
     """The files of one session: its main transcript (absent when only subagents remain)."""
 
+    _fields = ("source", "main", "subagents")
     source: Source
     main: Transcript | None
     subagents: list[Transcript]
+
+    def __init__(
+        self, source: Source, main: Transcript | None, subagents: list[Transcript]
+    ) -> None:
+        self.source = source
+        self.main = main
+        self.subagents = subagents
 
     @property
     def files(self) -> list[Transcript]:

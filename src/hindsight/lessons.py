@@ -2,53 +2,97 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from hindsight.errors import HindsightError
 from hindsight.memory import KINDS
+from hindsight.record import Record
 
 RECOMMENDATION_TYPES = ("improve_skill", "propose_skill", "extract_script")
 MAX_TITLE = 160
 MAX_BODY = 1200
 
 
-@dataclass
-class Lesson:
+class Lesson(Record):
+    _fields = ("title", "body", "kind", "strength", "evidence", "memory", "where")
     title: str
     body: str
     kind: str
     strength: int
-    evidence: list[str] = field(default_factory=list)  # evidence keys from the digest
-    memory: bool = False
-    where: list[str] = field(default_factory=list)  # file:line pointers, for people
+    evidence: list[str]  # evidence keys from the digest
+    memory: bool
+    where: list[str]  # file:line pointers, for people
+
+    def __init__(
+        self,
+        title: str,
+        body: str,
+        kind: str,
+        strength: int,
+        evidence: list[str] | None = None,
+        memory: bool = False,
+        where: list[str] | None = None,
+    ) -> None:
+        self.title = title
+        self.body = body
+        self.kind = kind
+        self.strength = strength
+        self.evidence = [] if evidence is None else evidence
+        self.memory = memory
+        self.where = [] if where is None else where
 
 
-@dataclass
-class Recommendation:
+class Recommendation(Record):
+    _fields = ("type", "friction", "where", "fix", "evidence")
     type: str
     friction: str
     where: str
     fix: str
-    evidence: list[str] = field(default_factory=list)
+    evidence: list[str]
+
+    def __init__(
+        self, type: str, friction: str, where: str, fix: str, evidence: list[str] | None = None
+    ) -> None:
+        self.type = type
+        self.friction = friction
+        self.where = where
+        self.fix = fix
+        self.evidence = [] if evidence is None else evidence
 
 
-@dataclass
-class Unfinished:
+class Unfinished(Record):
+    _fields = ("title", "body", "evidence")
     title: str
     body: str
-    evidence: list[str] = field(default_factory=list)
+    evidence: list[str]
+
+    def __init__(self, title: str, body: str, evidence: list[str] | None = None) -> None:
+        self.title = title
+        self.body = body
+        self.evidence = [] if evidence is None else evidence
 
 
-@dataclass
-class Judgement:
+class Judgement(Record):
+    _fields = ("judge", "lessons", "recommendations", "unfinished")
     judge: str
-    lessons: list[Lesson] = field(default_factory=list)
-    recommendations: list[Recommendation] = field(default_factory=list)
-    unfinished: list[Unfinished] = field(default_factory=list)
+    lessons: list[Lesson]
+    recommendations: list[Recommendation]
+    unfinished: list[Unfinished]
+
+    def __init__(
+        self,
+        judge: str,
+        lessons: list[Lesson] | None = None,
+        recommendations: list[Recommendation] | None = None,
+        unfinished: list[Unfinished] | None = None,
+    ) -> None:
+        self.judge = judge
+        self.lessons = [] if lessons is None else lessons
+        self.recommendations = [] if recommendations is None else recommendations
+        self.unfinished = [] if unfinished is None else unfinished
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        return self.as_dict()
 
     def keys(self) -> set[str]:
         out: set[str] = set()

@@ -5,10 +5,10 @@ from __future__ import annotations
 import os
 import re
 import subprocess
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from hindsight.errors import HindsightError
+from hindsight.record import Value
 
 _NOT_ALNUM = re.compile(r"[^A-Za-z0-9]")
 _MAX_FOLDER = 200
@@ -49,13 +49,18 @@ def claude_home(arg: str | None) -> Path:
     return Path(env).expanduser() if env else Path.home() / ".claude"
 
 
-@dataclass(frozen=True)
-class Repo:
+class Repo(Value):
     """The main checkout and every linked worktree; a plain folder is its own single root."""
 
+    _fields = ("root", "worktrees", "is_git")
     root: Path
-    worktrees: tuple[Path, ...] = field(default_factory=tuple)
-    is_git: bool = True
+    worktrees: tuple[Path, ...]
+    is_git: bool
+
+    def __init__(self, root: Path, worktrees: tuple[Path, ...] = (), is_git: bool = True) -> None:
+        self.root = root
+        self.worktrees = worktrees
+        self.is_git = is_git
 
     @property
     def roots(self) -> tuple[Path, ...]:

@@ -11,12 +11,12 @@ import functools
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
 from hindsight import clock, fsutil
 from hindsight.errors import HindsightError
+from hindsight.record import Record, Value
 
 START = "<!-- hindsight:start -->"
 END = "<!-- hindsight:end -->"
@@ -59,12 +59,18 @@ def one_line(text: str) -> str:
     return _SPACE_RE.sub(" ", text).strip()
 
 
-@dataclass(frozen=True)
-class Entry:
+class Entry(Value):
+    _fields = ("title", "body", "kind", "day")
     title: str
     body: str
     kind: str
     day: date
+
+    def __init__(self, title: str, body: str, kind: str, day: date) -> None:
+        self.title = title
+        self.body = body
+        self.kind = kind
+        self.day = day
 
     def line(self) -> str:
         return f"- **{self.title}** ({self.day.isoformat()}) {self.body} [{self.kind}]"
@@ -92,15 +98,24 @@ def key_of_line(line: str) -> str:
     return normalize_title(match["title"] if match else line.lstrip("-* "))
 
 
-@dataclass
-class Document:
+class Document(Record):
     """MEMORY.md split into the untouched outside and the entry lines of our block."""
 
+    _fields = ("path", "text", "newline", "span", "lines")
     path: Path
     text: str
     newline: str
     span: tuple[int, int] | None
     lines: list[str]
+
+    def __init__(
+        self, path: Path, text: str, newline: str, span: tuple[int, int] | None, lines: list[str]
+    ) -> None:
+        self.path = path
+        self.text = text
+        self.newline = newline
+        self.span = span
+        self.lines = lines
 
     def render(self, lines: Sequence[str]) -> str:
         block = render_block(lines, self.newline)
@@ -182,12 +197,24 @@ def archive_section(pruned: Sequence[str], day: date) -> bytes:
     return encode(f"\n## Archived {day.isoformat()}\n\n{body}")
 
 
-@dataclass
-class AddResult:
-    added: list[Entry] = field(default_factory=list)
-    duplicates: list[Entry] = field(default_factory=list)
-    too_big: list[Entry] = field(default_factory=list)
-    pruned: list[str] = field(default_factory=list)
+class AddResult(Record):
+    _fields = ("added", "duplicates", "too_big", "pruned")
+    added: list[Entry]
+    duplicates: list[Entry]
+    too_big: list[Entry]
+    pruned: list[str]
+
+    def __init__(
+        self,
+        added: list[Entry] | None = None,
+        duplicates: list[Entry] | None = None,
+        too_big: list[Entry] | None = None,
+        pruned: list[str] | None = None,
+    ) -> None:
+        self.added = [] if added is None else added
+        self.duplicates = [] if duplicates is None else duplicates
+        self.too_big = [] if too_big is None else too_big
+        self.pruned = [] if pruned is None else pruned
 
 
 class MemoryStore:

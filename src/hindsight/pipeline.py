@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import subprocess
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -15,20 +14,47 @@ from hindsight.detect import Finding
 from hindsight.lessons import Judgement, Lesson
 from hindsight.memory import DEFAULT_MAX_BYTES, AddResult, Entry, MemoryStore
 from hindsight.progress import Progress
+from hindsight.record import Record
 from hindsight.session import ReadStats, Session
 
 MAX_NEW_MEMORY = 5
 
 
-@dataclass
-class Gathered:
+class Gathered(Record):
+    _fields = (
+        "since",
+        "scan_started",
+        "sessions",
+        "transcripts",
+        "bytes_read",
+        "stats",
+        "explicit_since",
+    )
     since: datetime
     scan_started: datetime
     sessions: list[Session]
     transcripts: int
     bytes_read: int
     stats: ReadStats
-    explicit_since: bool = False
+    explicit_since: bool
+
+    def __init__(
+        self,
+        since: datetime,
+        scan_started: datetime,
+        sessions: list[Session],
+        transcripts: int,
+        bytes_read: int,
+        stats: ReadStats,
+        explicit_since: bool = False,
+    ) -> None:
+        self.since = since
+        self.scan_started = scan_started
+        self.sessions = sessions
+        self.transcripts = transcripts
+        self.bytes_read = bytes_read
+        self.stats = stats
+        self.explicit_since = explicit_since
 
     def trusted_texts(self) -> list[str]:
         """What the user typed and the commands the agent ran: the only text that may instruct."""
@@ -80,16 +106,45 @@ def find(gathered: Gathered, options: detect.Options | None = None) -> list[Find
     return detect.run_all(gathered.sessions, options)
 
 
-@dataclass
-class Applied:
-    lessons: list[Lesson] = field(default_factory=list)  # new this run (not reported before)
-    already_reported: int = 0
-    memory: AddResult = field(default_factory=AddResult)
-    over_run_cap: int = 0  # memory-worthy lessons left to the report by the per-run cap
-    quarantined: int = 0
-    quarantine: list[Quarantined] = field(default_factory=list)
-    report_path: str | None = None
-    section: str = ""
+class Applied(Record):
+    _fields = (
+        "lessons",
+        "already_reported",
+        "memory",
+        "over_run_cap",
+        "quarantined",
+        "quarantine",
+        "report_path",
+        "section",
+    )
+    lessons: list[Lesson]  # new this run (not reported before)
+    already_reported: int
+    memory: AddResult
+    over_run_cap: int  # memory-worthy lessons left to the report by the per-run cap
+    quarantined: int
+    quarantine: list[Quarantined]
+    report_path: str | None
+    section: str
+
+    def __init__(
+        self,
+        lessons: list[Lesson] | None = None,
+        already_reported: int = 0,
+        memory: AddResult | None = None,
+        over_run_cap: int = 0,
+        quarantined: int = 0,
+        quarantine: list[Quarantined] | None = None,
+        report_path: str | None = None,
+        section: str = "",
+    ) -> None:
+        self.lessons = [] if lessons is None else lessons
+        self.already_reported = already_reported
+        self.memory = AddResult() if memory is None else memory
+        self.over_run_cap = over_run_cap
+        self.quarantined = quarantined
+        self.quarantine = [] if quarantine is None else quarantine
+        self.report_path = report_path
+        self.section = section
 
 
 def apply(
@@ -138,14 +193,20 @@ def apply(
         return out
 
 
-@dataclass
-class Quarantined:
+class Quarantined(Record):
     """A lesson withheld from memory and report: only why, where from and a hash are kept."""
 
+    _fields = ("reason", "where", "digest", "evidence")
     reason: str
     where: str
     digest: str
     evidence: list[str]
+
+    def __init__(self, reason: str, where: str, digest: str, evidence: list[str]) -> None:
+        self.reason = reason
+        self.where = where
+        self.digest = digest
+        self.evidence = evidence
 
 
 def _quarantine(judgement: Judgement, screen: guard.Screen) -> list[Quarantined]:

@@ -5,7 +5,6 @@ Only ids and hashes live here, never transcript text.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -16,18 +15,35 @@ from hindsight import clock, fsutil
 from hindsight.clock import iso, parse_iso
 from hindsight.errors import HindsightError
 from hindsight.guard import redact_json
+from hindsight.record import Record
 
 STATE_VERSION = 1
 
 
-@dataclass
-class State:
-    last_scan: datetime | None = None
-    scan_started: datetime | None = None
-    reported: set[str] = field(default_factory=set)
-    last_run: dict[str, Any] = field(default_factory=dict)
-    scan_since: datetime | None = None  # the window start of the scan waiting for commit
-    recovered: bool = False  # loaded in place of a corrupt file (kept aside when saved)
+class State(Record):
+    _fields = ("last_scan", "scan_started", "reported", "last_run", "scan_since", "recovered")
+    last_scan: datetime | None
+    scan_started: datetime | None
+    reported: set[str]
+    last_run: dict[str, Any]
+    scan_since: datetime | None  # the window start of the scan waiting for commit
+    recovered: bool  # loaded in place of a corrupt file (kept aside when saved)
+
+    def __init__(
+        self,
+        last_scan: datetime | None = None,
+        scan_started: datetime | None = None,
+        reported: set[str] | None = None,
+        last_run: dict[str, Any] | None = None,
+        scan_since: datetime | None = None,
+        recovered: bool = False,
+    ) -> None:
+        self.last_scan = last_scan
+        self.scan_started = scan_started
+        self.reported = set() if reported is None else reported
+        self.last_run = {} if last_run is None else last_run
+        self.scan_since = scan_since
+        self.recovered = recovered
 
     def to_json(self) -> bytes:
         doc = {

@@ -8,37 +8,57 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from hindsight.record import Record
 from hindsight.session import Session, Where
 
 DEFAULT_SLOW_SECONDS = 60.0
 
 
-@dataclass
-class Options:
-    slow_seconds: float = DEFAULT_SLOW_SECONDS
+class Options(Record):
+    _fields = ("slow_seconds",)
+    slow_seconds: float
+
+    def __init__(self, slow_seconds: float = DEFAULT_SLOW_SECONDS) -> None:
+        self.slow_seconds = slow_seconds
 
 
-@dataclass
-class Finding:
+class Finding(Record):
+    _fields = ("kind", "key", "session_id", "where", "ts", "strength", "data", "untrusted")
     kind: str
     key: str  # evidence key: a hash of ids, stable across runs and judges' wording
     session_id: str
     where: list[Where]
     ts: datetime | None
     strength: int  # 1 (trivia) .. 5 (seen again and again)
-    data: dict[str, Any] = field(default_factory=dict)
-    # Names of the data fields that hold text from tool output, files or the web.
-    untrusted: tuple[str, ...] = ()
+    data: dict[str, Any]
+    untrusted: tuple[str, ...]
 
-    def __post_init__(self) -> None:
-        # Redact before anything downstream clips a value: half a token is still a leak.
+    def __init__(
+        self,
+        kind: str,
+        key: str,
+        session_id: str,
+        where: list[Where],
+        ts: datetime | None,
+        strength: int,
+        data: dict[str, Any] | None = None,
+        untrusted: tuple[str, ...] = (),
+    ) -> None:
         from hindsight.guard import redact_json
 
-        self.data = dict(redact_json(self.data))  # type: ignore[call-overload]
+        self.kind = kind
+        self.key = key
+        self.session_id = session_id
+        self.where = where
+        self.ts = ts
+        self.strength = strength
+        # Redact before anything downstream clips a value: half a token is still a leak.
+        self.data = dict(redact_json(data or {}))  # type: ignore[call-overload]
+        # Names of the data fields that hold text from tool output, files or the web.
+        self.untrusted = untrusted
 
     def to_json(self) -> dict[str, Any]:
         return {

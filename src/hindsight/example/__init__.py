@@ -5,20 +5,25 @@ from __future__ import annotations
 
 import json
 import subprocess
-from dataclasses import dataclass
 from pathlib import Path
 
 from hindsight.errors import HindsightError
 from hindsight.locate import claude_folder_name
+from hindsight.record import Value
 
 RECORDING = Path(__file__).resolve().parent / "recording"
 
 
-@dataclass(frozen=True)
-class Example:
+class Example(Value):
+    _fields = ("root", "worktree", "claude_home")
     root: Path
     worktree: Path
     claude_home: Path
+
+    def __init__(self, root: Path, worktree: Path, claude_home: Path) -> None:
+        self.root = root
+        self.worktree = worktree
+        self.claude_home = claude_home
 
 
 def _git(*args: str, cwd: Path) -> None:

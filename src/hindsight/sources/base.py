@@ -2,26 +2,44 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Protocol
 
 from hindsight.locate import Repo
+from hindsight.record import Value
 from hindsight.session import Session
 
 
-@dataclass(frozen=True)
-class Transcript:
+class Transcript(Value):
     """One file on disk that belongs to the repo."""
 
+    _fields = ("path", "agent", "session_id", "size", "mtime", "subagent", "cwd")
     path: Path
     agent: str
     session_id: str
     size: int
     mtime: float
-    subagent: bool = False  # a subagent (sidechain) file of session_id
-    cwd: str | None = None
+    subagent: bool  # a subagent (sidechain) file of session_id
+    cwd: str | None
+
+    def __init__(
+        self,
+        path: Path,
+        agent: str,
+        session_id: str,
+        size: int,
+        mtime: float,
+        subagent: bool = False,
+        cwd: str | None = None,
+    ) -> None:
+        self.path = path
+        self.agent = agent
+        self.session_id = session_id
+        self.size = size
+        self.mtime = mtime
+        self.subagent = subagent
+        self.cwd = cwd
 
 
 class Source(Protocol):

@@ -10,10 +10,10 @@ Memory stays flat whatever the size of a file or a line.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from io import FileIO
 from pathlib import Path
 
+from hindsight.record import Record, Value
 from hindsight.session import ReadStats
 
 CHUNK = 4 << 20
@@ -25,27 +25,41 @@ HEAD = 64 << 10
 TAIL = 16 << 10
 
 
-@dataclass(slots=True)
-class Skim:
+class Skim(Record):
     """A line too long to hold: its first and last bytes and its true size."""
 
+    _fields = ("head", "tail", "size", "complete")
+    __slots__ = _fields
     head: bytes
     tail: bytes
     size: int
-    complete: bool = True  # False when the file ended before the line's newline
+    complete: bool  # False when the file ended before the line's newline
+
+    def __init__(self, head: bytes, tail: bytes, size: int, complete: bool = True) -> None:
+        self.head = head
+        self.tail = tail
+        self.size = size
+        self.complete = complete
 
 
 Line = memoryview | Skim
 
 
-@dataclass(frozen=True)
-class SkipRules:
+class SkipRules(Value):
     """Records a reader never needs, recognised from raw bytes (JSON escapes quotes inside strings,
     so a raw ``"type":"progress"`` is structure, never text): counted as read, never parsed."""
 
-    leading: frozenset[bytes] = frozenset()  # types written first: {"type":"<type>", ...
-    early: bytes = b""  # a needle in a line's first HEAD_SCAN bytes
-    edge: bytes = b""  # a needle in its first HEAD_SCAN or last TAIL_SCAN bytes
+    _fields = ("leading", "early", "edge")
+    leading: frozenset[bytes]  # types written first: {"type":"<type>", ...
+    early: bytes  # a needle in a line's first HEAD_SCAN bytes
+    edge: bytes  # a needle in its first HEAD_SCAN or last TAIL_SCAN bytes
+
+    def __init__(
+        self, leading: frozenset[bytes] = frozenset(), early: bytes = b"", edge: bytes = b""
+    ) -> None:
+        self.leading = leading
+        self.early = early
+        self.edge = edge
 
     @property
     def prefixes(self) -> tuple[bytes, ...]:
@@ -53,6 +67,7 @@ class SkipRules:
         return tuple(_LEAD + t + b'"' for t in sorted(self.leading))
 
 
+_NO_RULES = SkipRules()
 HEAD_SCAN = 600
 TAIL_SCAN = 400
 _LEAD = b'{"type":"'
@@ -72,7 +87,7 @@ def _skippable(buf: bytes, start: int, end: int, rules: SkipRules) -> bool:
 
 
 def scan(
-    path: Path, stats: ReadStats, rules: SkipRules = SkipRules()
+    path: Path, stats: ReadStats, rules: SkipRules | None = None
 ) -> Iterator[tuple[int, Line, bool]]:
     """(line number, line, ends with newline) for each non-empty line the rules do not skip.
 
@@ -83,6 +98,7 @@ def scan(
     except OSError:
         stats.files_unreadable += 1
         return
+    rules = rules or _NO_RULES
     # One buffer, read into again and again, and kept for the next file: a fresh 4 MB object per
     # read costs more than the copy itself. Views handed out are valid until the next line is
     # asked for.

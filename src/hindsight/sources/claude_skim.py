@@ -54,7 +54,34 @@ SKIP = SkipRules(
 _OUTPUT_BYTES = 8000
 _ENVELOPE = 4096
 
-_STRING_BODY = re.compile(rb'(?:[^"\\]|\\.)*')
+
+def _search(
+    regex: re.Pattern[bytes], needle: bytes, data: bytes, start: int = 0
+) -> re.Match[bytes] | None:
+    """``regex.search(data, start)`` for a pattern that begins with ``needle``: bytes.find jumps to
+    each place a match can begin (re scans a 16 KB tail a byte at a time, ~10x slower)."""
+    at = data.find(needle, start)
+    while at >= 0:
+        match = regex.match(data, at)
+        if match:
+            return match
+        at = data.find(needle, at + 1)
+    return None
+
+
+def _string_end(data: bytes, begin: int, limit: int) -> int:
+    """Where the JSON string starting at ``begin`` closes (its unescaped quote), or ``limit``."""
+    at = begin
+    while True:
+        quote = data.find(b'"', at, limit)
+        if quote < 0:
+            return limit
+        slashes = 0
+        while quote - slashes > begin and data[quote - slashes - 1] == 0x5C:  # backslash
+            slashes += 1
+        if slashes % 2 == 0:
+            return quote
+        at = quote + 1
 
 
 _LEADING_TYPE = re.compile(rb'^\s*\{\s*"type"\s*:\s*"([^"]+)"')
@@ -82,9 +109,9 @@ def _field_re(key: bytes) -> re.Pattern[bytes]:
 
 
 def _field(pattern: bytes, *parts: bytes) -> str | None:
-    regex = _field_re(pattern)
+    regex, needle = _field_re(pattern), b'"' + pattern + b'"'
     for part in parts:
-        match = regex.search(part)
+        match = _search(regex, needle, part)
         if match:
             value = _json_string(match.group(1))
             if value is not None:
@@ -98,8 +125,8 @@ def _flag_re(key: bytes) -> re.Pattern[bytes]:
 
 
 def _flag(key: bytes, *parts: bytes) -> bool:
-    regex = _flag_re(key)
-    return any(regex.search(part) for part in parts)
+    regex, needle = _flag_re(key), b'"' + key + b'"'
+    return any(_search(regex, needle, part) for part in parts)
 
 
 def _json_string(raw: bytes) -> str | None:
@@ -115,13 +142,12 @@ def _json_string(raw: bytes) -> str | None:
 
 def _string_after(data: bytes, key: bytes, start: int) -> tuple[str, int] | None:
     """The (possibly cut) string value of ``key`` at or after ``start``, and where it ended."""
-    match = re.compile(b'"' + key + b'"\\s*:\\s*"').search(data, start)
+    needle = b'"' + key + b'"'
+    match = _search(re.compile(re.escape(needle) + b'\\s*:\\s*"'), needle, data, start)
     if match is None:
         return None
     begin = match.end()
-    limit = min(len(data), begin + _OUTPUT_BYTES)
-    body = _STRING_BODY.match(data, begin, limit)
-    end = body.end() if body else begin
+    end = _string_end(data, begin, min(len(data), begin + _OUTPUT_BYTES))
     text = _json_string(data[begin:end])
     return (text or "", end) if text is not None else None
 

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
 from conftest import Script, recorded_sessions, session_from_records, shared_fixture
-from hindsight.detect import Options, failures, run_all
+from hindsight.detect import Options, evidence_key, failures, run_all
 from hindsight.detect import shell as sh
 
 
@@ -118,3 +119,11 @@ def test_evidence_keys_are_stable() -> None:
     first = sorted(f.key for f in run_all(recorded_sessions()))
     second = sorted(f.key for f in run_all(recorded_sessions()))
     assert first == second and len(set(first)) == len(first)
+
+
+def test_evidence_keys_are_sha256_of_their_parts_across_versions() -> None:
+    # Keys live in state.json: a key that changed would report every old finding again.
+    assert evidence_key("unresolved", "sess-1", "toolu_01") == "kfa86e3c1fedcddb4637b"
+    assert (
+        evidence_key("x", "ü", 3) == "k" + hashlib.sha256("x\x1fü\x1f3".encode()).hexdigest()[:20]
+    )

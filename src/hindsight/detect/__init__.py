@@ -6,7 +6,6 @@ A finding is what the transcript proves (a command failed with exit 2, the next 
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Iterable
 from datetime import datetime
 from typing import Any
@@ -75,7 +74,26 @@ class Finding(Record):
 
 def evidence_key(kind: str, *parts: object) -> str:
     text = "\x1f".join([kind, *(str(p) for p in parts)])
-    return "k" + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:20]
+    digest: str = _sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+    return "k" + digest[:20]
+
+
+def _load_sha256() -> Callable[[bytes], Any]:
+    """SHA-256 from CPython's built-in module: hashlib loads OpenSSL first, ~2 ms of every start,
+    for the same digest. hashlib where the built-in one is missing (other Pythons)."""
+    import importlib
+
+    for name in ("_sha2", "_sha256"):  # CPython 3.12+, 3.11 and before
+        try:
+            return importlib.import_module(name).sha256  # type: ignore[no-any-return]
+        except (ImportError, AttributeError):
+            continue
+    from hashlib import sha256
+
+    return sha256
+
+
+_sha256 = _load_sha256()
 
 
 Detector = Callable[[list[Session], Options], Iterable[Finding]]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import subprocess
@@ -68,8 +69,14 @@ class Repo(Value):
 
     def owns(self, cwd: str) -> bool:
         """True when ``cwd`` is a root, a worktree, or a folder below one of them."""
-        path = Path(cwd)
-        return any(path == r or r in path.parents for r in self.roots)
+        return _owns(self.roots, cwd)
+
+
+@functools.lru_cache(maxsize=1024)
+def _owns(roots: tuple[Path, ...], cwd: str) -> bool:
+    # Cached: a repo's transcripts carry a handful of cwds, asked about once a file.
+    path = Path(cwd)
+    return any(path == r or r in path.parents for r in roots)
 
 
 def _git(folder: Path, *args: str) -> str | None:

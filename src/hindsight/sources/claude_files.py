@@ -3,6 +3,7 @@ subagent files in both layouts, and the cwd fallback for folders whose name no r
 
 from __future__ import annotations
 
+import os
 import re
 from datetime import datetime
 from pathlib import Path
@@ -70,54 +71,64 @@ def find(repo: Repo, home: Path, since: datetime | None) -> list[Transcript]:
         files = _session_files(folder)
         if not files:
             continue
-        pending = {sid for sid, path, _ in files if cutoff is None or _mtime(path) > cutoff}
+        stats = {path: _stat(path) for _, path, _ in files}  # one stat a file, used twice
+        pending = {
+            sid
+            for sid, path, _ in files
+            if stats[path] is not None
+            and (cutoff is None or getattr(stats[path], "st_mtime", 0.0) > cutoff)
+        }
         if not pending:
             continue
         if folder.name not in exact:
             # Renamed paths or other encodings: the folder belongs when its records' cwd does.
-            newest = max((p for _, p, sub in files if not sub), key=_mtime, default=files[0][1])
+            newest = max(
+                (p for _, p, sub in files if not sub),
+                key=lambda p: getattr(stats[p], "st_mtime", 0.0),
+                default=files[0][1],
+            )
             cwd = peek(newest, _CWD)
             if cwd is None or not repo.owns(cwd):
                 continue
         for sid, path, sub in files:
-            if sid not in pending:
+            st = stats[path]
+            if sid not in pending or st is None:
                 continue
             cwd = peek(path, _CWD)
             if cwd is not None and not repo.owns(cwd):
                 continue  # another project whose path encodes to the same name
-            try:
-                st = path.stat()
-            except OSError:
-                continue
             found.append(Transcript(path, AGENT, sid, st.st_size, st.st_mtime, sub, cwd))
     return found
 
 
-def _mtime(path: Path) -> float:
+def _stat(path: Path) -> os.stat_result | None:
     try:
-        return path.stat().st_mtime
+        return os.stat(path)
     except OSError:
-        return 0.0
+        return None
 
 
 def _session_files(folder: Path) -> list[tuple[str, Path, bool]]:
     """(session id, path, is subagent) for every transcript in one project folder."""
     out: list[tuple[str, Path, bool]] = []
     try:
-        entries = sorted(folder.iterdir())
+        # scandir: the entry's type comes with the listing, no stat per file.
+        with os.scandir(folder) as listing:
+            entries = sorted(listing, key=lambda e: e.name)
     except OSError:
         return out
     for entry in entries:
-        if entry.suffix == ".jsonl" and entry.is_file():
+        path = folder / entry.name
+        if entry.name.endswith(".jsonl") and entry.is_file():
             if entry.name.startswith("agent-"):
                 # 2.0.x: subagent files beside the sessions; their records name the session.
-                sid = peek(entry, _SESSION)
+                sid = peek(path, _SESSION)
                 if sid:
-                    out.append((sid, entry, True))
+                    out.append((sid, path, True))
             else:
-                out.append((entry.stem, entry, False))
+                out.append((path.stem, path, False))
         elif entry.is_dir():
-            sub = entry / "subagents"
+            sub = path / "subagents"
             if sub.is_dir():
                 out.extend((entry.name, p, True) for p in sorted(sub.glob("agent-*.jsonl")))
     return out

@@ -112,15 +112,34 @@ def main() -> None:
         ]
 
     pipeline_argv = run_argv(base / "dry-memory", "--dry-run", "--since", "3650d")
+    # Start-up alone: the pipeline over an empty Claude home, the baseline over no file.
+    empty_home = Path(tempfile.mkdtemp(prefix="hindsight-bench-empty-"))
+    (empty_home / "projects").mkdir()
+    empty_argv = [
+        *hindsight,
+        "run",
+        "--quiet",
+        "--claude-home",
+        str(empty_home),
+        "--memory-dir",
+        str(empty_home / "memory"),
+        "--dry-run",
+        "--since",
+        "3650d",
+    ]
     results: dict[str, list[dict[str, float]]] = {
         "pipeline": [],
         "read_lines": [],
         "orjson_lines": [],
+        "pipeline_startup": [],
+        "orjson_startup": [],
     }
-    for _ in range(args.runs):  # interleaved, so drift on the machine hits all three alike
+    for _ in range(args.runs):  # interleaved, so drift on the machine hits all of them alike
         results["pipeline"].append(measure(pipeline_argv, cwd=repo))
         results["read_lines"].append(measure([py, "-c", READ_LINES, *files]))
         results["orjson_lines"].append(measure([py, "-c", PARSE_LINES, *files]))
+        results["pipeline_startup"].append(measure(empty_argv, cwd=repo))
+        results["orjson_startup"].append(measure([py, "-c", PARSE_LINES]))
     memory = Path(tempfile.mkdtemp(prefix="hindsight-bench-mem-"))
     real = run_argv(memory, "--since", "3650d")
     measure(real, cwd=repo)
@@ -145,6 +164,13 @@ def main() -> None:
         / stat("pipeline", "cpu")["median"],
         "pipeline_over_read_cpu": stat("pipeline", "cpu")["median"]
         / stat("read_lines", "cpu")["median"],
+        "pipeline_startup_cpu_s": stat("pipeline_startup", "cpu"),
+        "orjson_startup_cpu_s": stat("orjson_startup", "cpu"),
+        # The same ratio without each side's start-up (interpreter, imports): the cost of the bytes.
+        "orjson_over_pipeline_cpu_beyond_startup": (
+            stat("orjson_lines", "cpu")["median"] - stat("orjson_startup", "cpu")["median"]
+        )
+        / (stat("pipeline", "cpu")["median"] - stat("pipeline_startup", "cpu")["median"]),
         "noop_rerun_wall_s": summary([r["wall"] for r in noop]),
         "help_wall_s": summary([r["wall"] for r in helps]),
     }
@@ -169,6 +195,14 @@ def main() -> None:
     print(f"baseline: read lines      cpu {spread(out['read_lines_cpu_s'])}")
     print(f"baseline: orjson lines    cpu {spread(out['orjson_lines_cpu_s'])}")
     print(f"orjson / pipeline CPU     {out['orjson_over_pipeline_cpu']:.2f}x  (target >= 1.5x)")
+    print(
+        f"start-up alone            pipeline cpu {spread(out['pipeline_startup_cpu_s'])}, "
+        f"orjson baseline cpu {spread(out['orjson_startup_cpu_s'])}"
+    )
+    print(
+        f"  ratio beyond start-up   {out['orjson_over_pipeline_cpu_beyond_startup']:.2f}x  "
+        "(what each new MB costs)"
+    )
     print(f"no-op rerun               wall {spread(out['noop_rerun_wall_s'])}  (target < 0.3 s)")
     print(f"hindsight --help          wall {spread(out['help_wall_s'])}  (target < 0.15 s)")
 

@@ -94,3 +94,38 @@ def test_claude_home_and_memory_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     assert locate.claude_home(None) == Path.home() / ".claude"
     repo = locate.Repo(Path("/w/a.b"))
     assert locate.default_memory_dir(Path("/h"), repo) == Path("/h/projects/-w-a-b/memory")
+
+
+def test_bare_repository_with_linked_worktrees(tmp_path: Path) -> None:
+    seed = tmp_path / "seed"
+    seed.mkdir()
+    git("init", "-q", "-b", "main", ".", cwd=seed)
+    (seed / "f").write_text("x")
+    git("add", "-A", cwd=seed)
+    git("-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "i", cwd=seed)
+    bare = tmp_path / "proj.git"
+    git("clone", "-q", "--bare", str(seed), str(bare), cwd=tmp_path)
+    one, two = tmp_path / "one", tmp_path / "two"
+    git("worktree", "add", "-q", str(one), "main", cwd=bare)
+    git("worktree", "add", "-q", "-b", "other", str(two), cwd=bare)
+    for start in (bare, one, two):
+        repo = locate.find_repo(start)
+        # The bare folder is the main entry; only checkouts are worktrees.
+        assert repo.root == bare.resolve()
+        assert repo.worktrees == (one.resolve(), two.resolve())
+
+
+def test_submodule_is_its_own_repository(tmp_path: Path) -> None:
+    inner = tmp_path / "inner"
+    inner.mkdir()
+    git("init", "-q", "-b", "main", ".", cwd=inner)
+    (inner / "f").write_text("x")
+    git("add", "-A", cwd=inner)
+    git("-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "i", cwd=inner)
+    outer = tmp_path / "outer"
+    outer.mkdir()
+    git("init", "-q", "-b", "main", ".", cwd=outer)
+    git("-c", "protocol.file.allow=always", "submodule", "add", "-q", str(inner), "lib", cwd=outer)
+    repo = locate.find_repo(outer / "lib")
+    assert repo.root == (outer / "lib").resolve() and repo.worktrees == ()
+    assert locate.find_repo(outer).root == outer.resolve()

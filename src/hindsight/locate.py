@@ -99,20 +99,20 @@ def find_repo(start: Path) -> Repo:
     if not start.is_dir():
         raise HindsightError(f"--repo {start}: no such folder")
     start = start.resolve()
-    common = _git(start, "rev-parse", "--path-format=absolute", "--git-common-dir")
-    if common is None:
+    # One git call in the common case (each costs a fork and ~1 ms of git): the main worktree is
+    # always listed first, then the linked ones.
+    listing = _git(start, "worktree", "list", "--porcelain")
+    trees = [
+        Path(line[9:]) for line in (listing or "").splitlines() if line.startswith("worktree ")
+    ]
+    if listing is None or not trees:
         return Repo(start, (), is_git=False)
-    common_dir = Path(common.strip())
-    listing = _git(start, "worktree", "list", "--porcelain") or ""
-    trees = [Path(line[9:]) for line in listing.splitlines() if line.startswith("worktree ")]
-    if common_dir.name == ".git":
-        root = common_dir.parent
-    elif trees:
-        root = trees[0]
-    else:
+    root = trees[0]
+    if not _is_bare_entry(listing, root) and not (root / ".git").exists():
+        # A submodule: git lists its git folder (.git/modules/<name>) as the main worktree.
         top = _git(start, "rev-parse", "--show-toplevel")
         root = Path(top.strip()) if top else start
-    worktrees = tuple(t for t in trees if t != root and not _is_bare_entry(listing, t))
+    worktrees = tuple(t for t in trees[1:] if t != root and not _is_bare_entry(listing, t))
     return Repo(root, worktrees)
 
 

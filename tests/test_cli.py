@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
+import subprocess
+import sys
 
 import pytest
 
@@ -54,3 +57,18 @@ def test_unknown_command_names_every_choice() -> None:
     assert done.returncode == 2
     assert done.stdout == ""
     assert "invalid choice: 'bogus' (choose from 'run', 'scan'," in done.stderr
+
+
+def test_fast_exit_leaves_output_whole_and_lets_a_profiler_report() -> None:
+    plain = subprocess.run(
+        [sys.executable, "-m", "hindsight", "schema"], capture_output=True, text=True, check=False
+    )
+    assert plain.returncode == 0 and json.loads(plain.stdout)["title"] == "hindsight lessons"
+    # Under a profiler (or coverage) the interpreter exits normally, so its results get written.
+    profiled = subprocess.run(
+        [sys.executable, "-m", "cProfile", "-m", "hindsight", "schema"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert profiled.returncode == 0 and "function calls" in profiled.stdout

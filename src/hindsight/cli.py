@@ -395,6 +395,8 @@ def entry() -> None:
     returns, no atexit hook is registered, and the lock goes with the process's descriptors.
     """
     code = main()
+    if sys.gettrace() is not None or sys.getprofile() is not None:
+        sys.exit(code)  # a profiler or coverage is watching: let it write its results at exit
     try:
         sys.stdout.flush()
         sys.stderr.flush()

@@ -79,7 +79,7 @@ def _run_logged(args: argparse.Namespace) -> int:
     from hindsight.errors import HindsightError
 
     ctx = Context.from_args(args)
-    run_args = build_parser().parse_args(["run", "--repo", args.repo, "--quiet"])
+    run_args = build_parser("run").parse_args(["run", "--repo", args.repo, "--quiet"])
     try:
         summary = run_command.execute(ctx, run_args, judges.get("rules"))
     except HindsightError as exc:

@@ -48,6 +48,16 @@ def git(*args: str, cwd: Path) -> None:
     subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True)
 
 
+def committed(folder: Path) -> Path:
+    """A new repository in ``folder`` with one commit of one file."""
+    folder.mkdir()
+    git("init", "-q", "-b", "main", ".", cwd=folder)
+    (folder / "f").write_text("x")
+    git("add", "-A", cwd=folder)
+    git("-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "i", cwd=folder)
+    return folder
+
+
 @pytest.fixture
 def repo_with_worktree(tmp_path: Path) -> tuple[Path, Path]:
     root = tmp_path / "my.repo_x"
@@ -97,12 +107,7 @@ def test_claude_home_and_memory_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPa
 
 
 def test_bare_repository_with_linked_worktrees(tmp_path: Path) -> None:
-    seed = tmp_path / "seed"
-    seed.mkdir()
-    git("init", "-q", "-b", "main", ".", cwd=seed)
-    (seed / "f").write_text("x")
-    git("add", "-A", cwd=seed)
-    git("-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "i", cwd=seed)
+    seed = committed(tmp_path / "seed")
     bare = tmp_path / "proj.git"
     git("clone", "-q", "--bare", str(seed), str(bare), cwd=tmp_path)
     one, two = tmp_path / "one", tmp_path / "two"
@@ -116,12 +121,7 @@ def test_bare_repository_with_linked_worktrees(tmp_path: Path) -> None:
 
 
 def test_submodule_is_its_own_repository(tmp_path: Path) -> None:
-    inner = tmp_path / "inner"
-    inner.mkdir()
-    git("init", "-q", "-b", "main", ".", cwd=inner)
-    (inner / "f").write_text("x")
-    git("add", "-A", cwd=inner)
-    git("-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "i", cwd=inner)
+    inner = committed(tmp_path / "inner")
     outer = tmp_path / "outer"
     outer.mkdir()
     git("init", "-q", "-b", "main", ".", cwd=outer)

@@ -395,7 +395,7 @@ def entry() -> None:
     returns, no atexit hook is registered, and the lock goes with the process's descriptors.
     """
     code = main()
-    if sys.gettrace() is not None or sys.getprofile() is not None:
+    if _watched():
         sys.exit(code)  # a profiler or coverage is watching: let it write its results at exit
     try:
         sys.stdout.flush()
@@ -403,6 +403,15 @@ def entry() -> None:
     except (BrokenPipeError, OSError):
         pass
     os._exit(code)
+
+
+def _watched() -> bool:
+    """Whether a tracer, profiler or coverage tool runs in this process."""
+    if sys.gettrace() is not None or sys.getprofile() is not None:
+        return True
+    # Python 3.12+: cProfile and coverage may use sys.monitoring instead (tool ids 0 to 5).
+    monitoring = getattr(sys, "monitoring", None)
+    return monitoring is not None and any(monitoring.get_tool(i) for i in range(6))
 
 
 if __name__ == "__main__":

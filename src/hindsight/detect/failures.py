@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterator
+from datetime import datetime
+from typing import Any
 
 from hindsight import fmt
 from hindsight import session as s
@@ -30,53 +33,72 @@ def failed_then_fixed(sessions: list[s.Session], opts: Options) -> Iterator[Find
     """A failing shell call and the later call that did the same job, or 'unresolved'."""
     for sess in sessions:
         for stream in streams(sess):
-            shells = shell_events(stream)
-            for idx, event in enumerate(shells):
+            index = _ShellIndex(stream)
+            failed_before: dict[tuple[str, str], int] = {}
+            for idx, event in enumerate(index.shells):
                 call = tool_of(event)
-                if not _real_failure(call) or not call.command:
+                if not index.failed[idx]:
                     continue
-                prog, sub = shell.job(call.command)
-                later = shells[idx + 1 :]
+                job = index.jobs[idx]
+                failed_before[job] = failed_before.get(job, 0) + 1
+                if not call.command:
+                    continue
+                prog = job[0]
                 # A later failure of the same program carries the chain: report once, at its end.
-                if any(
-                    _real_failure(tool_of(e)) and shell.program(tool_of(e).command or "") == prog
-                    for e in _until_success(later, prog)
-                ):
+                next_ok = index.next(index.ok_by_prog, prog, idx)
+                next_fail = index.next(index.failed_by_prog, prog, idx)
+                if next_fail is not None and (next_ok is None or next_fail < next_ok):
                     continue
-                attempts = 1 + sum(
-                    1
-                    for e in shells[:idx]
-                    if _real_failure(tool_of(e))
-                    and shell.job(tool_of(e).command or "") == (prog, sub)
+                # Same program and subcommand first; else the next successful attempt with it.
+                fix = index.next(index.ok_by_job, job, idx)
+                fix = next_ok if fix is None else fix
+                yield _finding(
+                    sess,
+                    index,
+                    event,
+                    None if fix is None else index.shells[fix],
+                    failed_before[job],
                 )
-                fix = _find_fix(later, prog, sub)
-                yield _finding(sess, stream, event, fix, attempts)
 
 
-def _until_success(later: list[s.Event], prog: str) -> list[s.Event]:
-    out = []
-    for e in later:
-        if shell.program(tool_of(e).command or "") != prog:
-            continue
-        if _succeeded(tool_of(e)):
-            break
-        out.append(e)
-    return out
+class _ShellIndex:
+    """A stream's shell calls with, per program and per (program, subcommand), the positions of
+    their failures and successes: each question about "the next one" is a bisection, so a session
+    with thousands of shell calls costs n log n, not n squared."""
 
+    def __init__(self, stream: list[s.Event]) -> None:
+        self.stream = stream
+        self.shells = shell_events(stream)
+        self.jobs = [shell.job(tool_of(e).command or "") for e in self.shells]
+        self.failed = [_real_failure(tool_of(e)) for e in self.shells]
+        self.ok_by_prog: dict[str, list[int]] = {}
+        self.failed_by_prog: dict[str, list[int]] = {}
+        self.ok_by_job: dict[tuple[str, str], list[int]] = {}
+        for idx, event in enumerate(self.shells):
+            job = self.jobs[idx]
+            if _succeeded(tool_of(event)):
+                self.ok_by_prog.setdefault(job[0], []).append(idx)
+                self.ok_by_job.setdefault(job, []).append(idx)
+            elif self.failed[idx]:
+                self.failed_by_prog.setdefault(job[0], []).append(idx)
+        self.shell_times = sorted(e.ts for e in self.shells if e.ts)
+        self.position = {id(e): i for i, e in enumerate(stream)}
 
-def _find_fix(later: list[s.Event], prog: str, sub: str) -> s.Event | None:
-    same_prog = [
-        e
-        for e in later
-        if _succeeded(tool_of(e)) and shell.program(tool_of(e).command or "") == prog
-    ]
-    exact = [e for e in same_prog if shell.job(tool_of(e).command or "")[1] == sub]
-    # Same program and subcommand first; else the next successful attempt with that program.
-    return exact[0] if exact else (same_prog[0] if same_prog else None)
+    @staticmethod
+    def next(positions: dict[Any, list[int]], key: Any, after: int) -> int | None:
+        found = positions.get(key, [])
+        at = bisect.bisect_right(found, after)
+        return found[at] if at < len(found) else None
+
+    def shells_between(self, start: datetime, end: datetime) -> bool:
+        """Whether a shell call ran strictly between two moments."""
+        return bisect.bisect_right(self.shell_times, start) < bisect.bisect_left(
+            self.shell_times, end
+        )
 
 
 def _finding(
-    sess: s.Session, stream: list[s.Event], event: s.Event, fix: s.Event | None, attempts: int
+    sess: s.Session, index: _ShellIndex, event: s.Event, fix: s.Event | None, attempts: int
 ) -> Finding:
     call = tool_of(event)
     command = call.command or ""
@@ -108,18 +130,8 @@ def _finding(
     data.update(fix_command=fix_cmd, lost_s=lost)
     same = shell.normalize(fix_cmd) == shell.normalize(command)
     if same:
-        data["changed"] = _changes_between(stream, event, fix)
-    between_shells = [
-        e
-        for e in stream
-        if e.kind == s.TOOL
-        and e.tool
-        and e.tool.is_shell
-        and event.ts
-        and fix.ts
-        and e.ts
-        and event.ts < e.ts < fix.ts
-    ]
+        data["changed"] = _changes_between(index, event, fix)
+    between_shells = bool(event.ts and fix.ts and index.shells_between(event.ts, fix.ts))
     typo = (
         not same
         and not between_shells
@@ -147,17 +159,12 @@ def _finding(
     )
 
 
-def _changes_between(stream: list[s.Event], fail: s.Event, fix: s.Event) -> list[str]:
+def _changes_between(index: _ShellIndex, fail: s.Event, fix: s.Event) -> list[str]:
     """What changed between two runs of the same command: edits, installs, variables."""
     out: list[str] = []
-    inside = False
-    for e in stream:
-        if e is fail:
-            inside = True
-            continue
-        if e is fix:
-            break
-        if not inside or e.tool is None or e.tool.status != s.OK:
+    start, end = index.position[id(fail)] + 1, index.position[id(fix)]
+    for e in index.stream[start:end]:
+        if e.tool is None or e.tool.status != s.OK:
             continue
         t = e.tool
         if t.name in s.EDIT_TOOLS:

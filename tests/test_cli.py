@@ -72,3 +72,11 @@ def test_fast_exit_leaves_output_whole_and_lets_a_profiler_report() -> None:
         check=False,
     )
     assert profiled.returncode == 0 and "function calls" in profiled.stdout
+
+
+@pytest.mark.parametrize(("columns", "usage_lines"), [(60, 4), (120, 2)])
+def test_help_follows_the_terminal_width(columns: int, usage_lines: int) -> None:
+    done = run_cli("run", "--help", env={"COLUMNS": str(columns)})
+    usage = done.stdout.split("\n\n", 1)[0].splitlines()
+    assert done.returncode == 0 and usage[0].startswith("usage: hindsight run")
+    assert len(usage) == usage_lines and max(len(line) for line in usage) <= columns - 2

@@ -206,3 +206,30 @@ def test_v2_0_layout_agent_files_beside_sessions(tmp_path: Path) -> None:
     )
     assert rows[f"{sid}.jsonl"]["records"] == 63 and rows["agent-af1ff21.jsonl"]["records"] == 2
     assert doc["totals"]["sessions"] == 1
+
+
+def test_unchanged_folders_are_never_opened(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A run lists every project of the user: where nothing changed, no file is opened."""
+    from hindsight.locate import find_repo
+    from hindsight.sources import claude_files
+
+    root, _wt, home = install_recording(tmp_path, misplace_worktree=True)
+    # Old-layout subagent files of another project: their session id is only inside them.
+    other = home / "projects" / "-elsewhere-other"
+    other.mkdir()
+    (other / "agent-a1.jsonl").write_text('{"type":"user","sessionId":"s9","cwd":"/elsewhere"}\n')
+    old = datetime(2026, 1, 1, tzinfo=timezone.utc).timestamp()
+    for path in (home / "projects").rglob("*.jsonl"):
+        os.utime(path, (old, old))
+    opened: list[Path] = []
+    real_peek = claude_files.peek
+    monkeypatch.setattr(
+        claude_files, "peek", lambda path, pattern: opened.append(path) or real_peek(path, pattern)
+    )
+    repo = find_repo(root)
+    assert claude_files.find(repo, home, datetime(2026, 6, 1, tzinfo=timezone.utc)) == []
+    assert opened == []
+    # Widen the window: the same call finds all six, the renamed folder by its records' cwd.
+    assert len(claude_files.find(repo, home, None)) == 6 and opened

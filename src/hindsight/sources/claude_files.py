@@ -61,74 +61,71 @@ def find(repo: Repo, home: Path, since: datetime | None) -> list[Transcript]:
     Claude Code names for each root, else by the cwd its records carry (renamed paths)."""
     projects = home / "projects"
     try:
-        folders = sorted(p for p in projects.iterdir() if p.is_dir())
+        with os.scandir(projects) as listing:
+            folders = sorted(e.name for e in listing if e.is_dir())
     except OSError:
         return []
     exact = {claude_folder_name(str(root)) for root in repo.roots}
     cutoff = since.timestamp() if since else None
     found: list[Transcript] = []
-    for folder in folders:
-        files = _session_files(folder)
-        if not files:
+    for name in folders:
+        # Every project of the user passes here, each run: a folder where nothing changed costs
+        # a listing and a stat a file, nothing more (no Path, no peek).
+        files = _listing(os.path.join(projects, name))
+        if not any(cutoff is None or st.st_mtime > cutoff for _, _, _, st in files):
             continue
-        stats = {path: _stat(path) for _, path, _ in files}  # one stat a file, used twice
-        pending = {
-            sid
-            for sid, path, _ in files
-            if stats[path] is not None
-            and (cutoff is None or getattr(stats[path], "st_mtime", 0.0) > cutoff)
-        }
-        if not pending:
-            continue
-        if folder.name not in exact:
+        sessions = [
+            (sid or peek(Path(path), _SESSION), path, sub, st) for sid, path, sub, st in files
+        ]
+        pending = {sid for sid, _, _, st in sessions if cutoff is None or st.st_mtime > cutoff}
+        pending.discard(None)
+        if name not in exact:
             # Renamed paths or other encodings: the folder belongs when its records' cwd does.
-            newest = max(
-                (p for _, p, sub in files if not sub),
-                key=lambda p: getattr(stats[p], "st_mtime", 0.0),
-                default=files[0][1],
-            )
-            cwd = peek(newest, _CWD)
+            mains = [(st.st_mtime, path) for sid, path, sub, st in sessions if not sub]
+            newest = max(mains)[1] if mains else sessions[0][1]
+            cwd = peek(Path(newest), _CWD)
             if cwd is None or not repo.owns(cwd):
                 continue
-        for sid, path, sub in files:
-            st = stats[path]
-            if sid not in pending or st is None:
+        for sid, path, sub, st in sessions:
+            if sid not in pending or sid is None:
                 continue
-            cwd = peek(path, _CWD)
+            cwd = peek(Path(path), _CWD)
             if cwd is not None and not repo.owns(cwd):
                 continue  # another project whose path encodes to the same name
-            found.append(Transcript(path, AGENT, sid, st.st_size, st.st_mtime, sub, cwd))
+            found.append(Transcript(Path(path), AGENT, sid, st.st_size, st.st_mtime, sub, cwd))
     return found
 
 
-def _stat(path: Path) -> os.stat_result | None:
-    try:
-        return os.stat(path)
-    except OSError:
-        return None
-
-
-def _session_files(folder: Path) -> list[tuple[str, Path, bool]]:
-    """(session id, path, is subagent) for every transcript in one project folder."""
-    out: list[tuple[str, Path, bool]] = []
-    try:
-        # scandir: the entry's type comes with the listing, no stat per file.
-        with os.scandir(folder) as listing:
-            entries = sorted(listing, key=lambda e: e.name)
-    except OSError:
-        return out
-    for entry in entries:
-        path = folder / entry.name
+def _listing(folder: str) -> list[tuple[str | None, str, bool, os.stat_result]]:
+    """(session id, path, is subagent, stat) of every transcript in one project folder, in name
+    order; the id is None for 2.0.x subagent files (beside the sessions), whose records name it."""
+    out: list[tuple[str | None, str, bool, os.stat_result]] = []
+    for entry in _entries(folder):
         if entry.name.endswith(".jsonl") and entry.is_file():
-            if entry.name.startswith("agent-"):
-                # 2.0.x: subagent files beside the sessions; their records name the session.
-                sid = peek(path, _SESSION)
-                if sid:
-                    out.append((sid, path, True))
-            else:
-                out.append((path.stem, path, False))
+            sub = entry.name.startswith("agent-")
+            st = _stat(entry)
+            if st is not None:
+                out.append((None if sub else entry.name[:-6], entry.path, sub, st))
         elif entry.is_dir():
-            sub = path / "subagents"
-            if sub.is_dir():
-                out.extend((entry.name, p, True) for p in sorted(sub.glob("agent-*.jsonl")))
+            # 2.1.x: <session>/subagents/agent-*.jsonl
+            for agent in _entries(os.path.join(entry.path, "subagents")):
+                if agent.name.startswith("agent-") and agent.name.endswith(".jsonl"):
+                    st = _stat(agent)
+                    if st is not None and agent.is_file():
+                        out.append((entry.name, agent.path, True, st))
     return out
+
+
+def _entries(folder: str) -> list[os.DirEntry[str]]:
+    try:
+        with os.scandir(folder) as listing:
+            return sorted(listing, key=lambda e: e.name)
+    except OSError:
+        return []
+
+
+def _stat(entry: os.DirEntry[str]) -> os.stat_result | None:
+    try:
+        return entry.stat()
+    except OSError:  # gone since the listing
+        return None

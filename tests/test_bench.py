@@ -36,6 +36,11 @@ def test_benchmark_smoke(tmp_path: Path) -> None:
         "read_lines_cpu_s",
         "noop_rerun_wall_s",
         "help_wall_s",
+        "pipeline_startup_cpu_s",
+        "orjson_startup_cpu_s",
     ):
         assert out[key]["median"] > 0
+    # The start-up runs read nothing: cheaper than the runs over the corpus.
+    assert out["pipeline_startup_cpu_s"]["median"] < out["pipeline_cpu_s"]["median"]
+    assert out["orjson_over_pipeline_cpu_beyond_startup"] > 0
     assert out["pipeline_peak_rss_mb"]["median"] < 150

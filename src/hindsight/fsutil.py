@@ -194,18 +194,14 @@ def _acquire(path: str, timeout: float) -> Callable[[], None] | None:
     while True:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            break
         except BlockingIOError:
             if time.monotonic() >= deadline:
                 os.close(fd)
                 return None
             time.sleep(0.05)
-            continue
         except OSError as exc:
             os.close(fd)
             raise HindsightError(f"cannot lock {path}: {exc.strerror}") from exc
-
-        def release() -> None:
-            fcntl.flock(fd, fcntl.LOCK_UN)
-            os.close(fd)
-
-        return release
+    # Closing the descriptor releases the lock.
+    return lambda: os.close(fd)

@@ -262,14 +262,11 @@ def _redact(text: str) -> str:
     # Steps run in order on the text as the earlier ones left it, so gates look at that text too.
     folded: str | None = None
     for gate, fold, step in _STEPS:
-        if gate:
-            if fold:
-                folded = _fold(text) if folded is None else folded
-                hay = folded
-            else:
-                hay = text
-            if not any(needle in hay for needle in gate):
-                continue
+        hay = text
+        if fold:
+            folded = hay = _fold(text) if folded is None else folded
+        if not _gate(gate, hay):
+            continue
         new = step(text)
         if new != text:
             text, folded = new, None
@@ -405,9 +402,19 @@ _HOST = _lazy(
 _SEGMENT = _lazy(r"`[^`]+`|\"[^\"]+\"|'[^'\s][^']*'")
 
 
-def _gate(needles: tuple[str, ...], folded: str) -> bool:
-    """Whether a pattern may match: no gate, or one of its literals is in the folded text."""
-    return not needles or any(needle in folded for needle in needles)
+def _gate(needles: tuple[str, ...], text: str) -> bool:
+    """Whether a pattern may match: no gate, or one of its literals is in the text (folded, for
+    the re.I patterns)."""
+    return not needles or any(needle in text for needle in needles)
+
+
+def _high(variant: str) -> str | None:
+    """The name of the first high-signal pattern found in ``variant``."""
+    folded = _fold(variant)
+    for name, gate, pattern in _HIGH:
+        if _gate(gate, folded) and pattern().search(variant):
+            return name
+    return None
 
 
 def _norm(text: str) -> str:
@@ -449,10 +456,10 @@ class Screen:
         # File names hide words behind underscores: screen them with the underscores as spaces too.
         variants = (text, text.replace("_", " ")) if "_" in text else (text,)
         for variant in variants:
+            high = _high(variant)
+            if high is not None:
+                return high
             folded = _fold(variant)
-            for name, gate, pattern in _HIGH:
-                if _gate(gate, folded) and pattern().search(variant):
-                    return name
             for name, gate, pattern in _CONTEXT:
                 if not _gate(gate, folded):
                     continue
@@ -476,10 +483,9 @@ def check_entry(text: str) -> str | None:
     if has_secret(text):
         return "holds a secret"
     for variant in (text, text.replace("_", " ")):
-        folded = _fold(variant)
-        for name, gate, pattern in _HIGH:
-            if _gate(gate, folded) and pattern().search(variant):
-                return f"instruction-like: {name}"
+        high = _high(variant)
+        if high is not None:
+            return f"instruction-like: {high}"
     return None
 
 

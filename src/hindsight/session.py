@@ -219,7 +219,6 @@ class Session(Record):
         return max((e.ts for e in self.events if e.ts is not None), default=None)
 
     def tools(self) -> list[ToolCall]:
-
         return [e.tool for e in self.events if e.tool is not None]
 
     def prompts(self) -> list[str]:

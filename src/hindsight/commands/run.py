@@ -17,15 +17,7 @@ def run(args: argparse.Namespace) -> int:
     judge = judges.get(args.judge)
     if args.example:
         return _example(args, judge)
-    ctx = Context.from_args(args)
-    try:
-        summary = _run(ctx, args, judge)
-    except HindsightError as exc:
-        if not args.dry_run:
-            pipeline.record_outcome(
-                ctx, {"at": clock.iso(clock.now()), "ok": False, "error": str(exc)}
-            )
-        raise
+    summary = execute(Context.from_args(args), args, judge)
     if args.json:
         print_json(summary)
     elif not args.quiet:

@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable
 from datetime import datetime
 from typing import Any
 
+from hindsight.guard import redact_json
 from hindsight.record import Record
 from hindsight.session import Session, Where
 
@@ -46,8 +47,6 @@ class Finding(Record):
         data: dict[str, Any] | None = None,
         untrusted: tuple[str, ...] = (),
     ) -> None:
-        from hindsight.guard import redact_json
-
         self.kind = kind
         self.key = key
         self.session_id = session_id

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bisect
+import functools
 import re
 from collections.abc import Iterator
 from datetime import datetime
@@ -81,8 +82,15 @@ class _ShellIndex:
                 self.ok_by_job.setdefault(job, []).append(idx)
             elif self.failed[idx]:
                 self.failed_by_prog.setdefault(job[0], []).append(idx)
-        self.shell_times = sorted(e.ts for e in self.shells if e.ts)
-        self.position = {id(e): i for i, e in enumerate(stream)}
+
+    # Made on first use: most streams have no failure that a fix follows.
+    @functools.cached_property
+    def shell_times(self) -> list[datetime]:
+        return sorted(e.ts for e in self.shells if e.ts)
+
+    @functools.cached_property
+    def position(self) -> dict[int, int]:
+        return {id(e): i for i, e in enumerate(self.stream)}
 
     @staticmethod
     def next(positions: dict[Any, list[int]], key: Any, after: int) -> int | None:

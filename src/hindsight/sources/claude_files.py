@@ -12,6 +12,7 @@ import orjson
 
 from hindsight.locate import Repo, claude_folder_name
 from hindsight.sources.base import Transcript
+from hindsight.sources.lines import search_from
 
 AGENT = "claude-code"
 _PEEK_BYTES = 256 * 1024
@@ -38,12 +39,7 @@ def peek(path: Path, pattern: re.Pattern[bytes]) -> str | None:
                 # Look again at the previous step's end: a key or value cut by the boundary.
                 pos = max(0, len(head) - 4096)
                 head += step
-                while match is None:
-                    pos = head.find(needle, pos)
-                    if pos < 0:
-                        break
-                    match = pattern.match(head, pos)
-                    pos += 1
+                match = search_from(pattern, needle, head, pos)
 
     except OSError:
         return None
@@ -77,19 +73,23 @@ def find(repo: Repo, home: Path, since: datetime | None) -> list[Transcript]:
         sessions = [
             (sid or peek(Path(path), _SESSION), path, sub, st) for sid, path, sub, st in files
         ]
-        pending = {sid for sid, _, _, st in sessions if cutoff is None or st.st_mtime > cutoff}
-        pending.discard(None)
+        pending = {
+            sid
+            for sid, _, _, st in sessions
+            if sid is not None and (cutoff is None or st.st_mtime > cutoff)
+        }
+        cwds: dict[str, str | None] = {}  # each file peeked once
         if name not in exact:
             # Renamed paths or other encodings: the folder belongs when its records' cwd does.
             mains = [(st.st_mtime, path) for sid, path, sub, st in sessions if not sub]
             newest = max(mains)[1] if mains else sessions[0][1]
-            cwd = peek(Path(newest), _CWD)
+            cwd = cwds[newest] = peek(Path(newest), _CWD)
             if cwd is None or not repo.owns(cwd):
                 continue
         for sid, path, sub, st in sessions:
-            if sid not in pending or sid is None:
+            if sid is None or sid not in pending:
                 continue
-            cwd = peek(Path(path), _CWD)
+            cwd = cwds[path] if path in cwds else peek(Path(path), _CWD)
             if cwd is not None and not repo.owns(cwd):
                 continue  # another project whose path encodes to the same name
             found.append(Transcript(Path(path), AGENT, sid, st.st_size, st.st_mtime, sub, cwd))

@@ -16,7 +16,7 @@ import orjson
 
 from hindsight.sources.lines import HEAD_SCAN as _HEAD_SCAN
 from hindsight.sources.lines import TAIL_SCAN as _TAIL_SCAN
-from hindsight.sources.lines import Skim, SkipRules
+from hindsight.sources.lines import Skim, SkipRules, search_from
 
 # Records that carry metadata or nothing detection needs: used, not counted as skipped.
 META_TYPES = frozenset(
@@ -53,20 +53,6 @@ SKIP = SkipRules(
 )
 _OUTPUT_BYTES = 8000
 _ENVELOPE = 4096
-
-
-def _search(
-    regex: re.Pattern[bytes], needle: bytes, data: bytes, start: int = 0
-) -> re.Match[bytes] | None:
-    """``regex.search(data, start)`` for a pattern that begins with ``needle``: bytes.find jumps to
-    each place a match can begin (re scans a 16 KB tail a byte at a time, ~10x slower)."""
-    at = data.find(needle, start)
-    while at >= 0:
-        match = regex.match(data, at)
-        if match:
-            return match
-        at = data.find(needle, at + 1)
-    return None
 
 
 def _string_end(data: bytes, begin: int, limit: int) -> int:
@@ -111,7 +97,7 @@ def _field_re(key: bytes) -> re.Pattern[bytes]:
 def _field(pattern: bytes, *parts: bytes) -> str | None:
     regex, needle = _field_re(pattern), b'"' + pattern + b'"'
     for part in parts:
-        match = _search(regex, needle, part)
+        match = search_from(regex, needle, part)
         if match:
             value = _json_string(match.group(1))
             if value is not None:
@@ -126,7 +112,7 @@ def _flag_re(key: bytes) -> re.Pattern[bytes]:
 
 def _flag(key: bytes, *parts: bytes) -> bool:
     regex, needle = _flag_re(key), b'"' + key + b'"'
-    return any(_search(regex, needle, part) for part in parts)
+    return any(search_from(regex, needle, part) for part in parts)
 
 
 def _json_string(raw: bytes) -> str | None:
@@ -143,7 +129,7 @@ def _json_string(raw: bytes) -> str | None:
 def _string_after(data: bytes, key: bytes, start: int) -> tuple[str, int] | None:
     """The (possibly cut) string value of ``key`` at or after ``start``, and where it ended."""
     needle = b'"' + key + b'"'
-    match = _search(re.compile(re.escape(needle) + b'\\s*:\\s*"'), needle, data, start)
+    match = search_from(re.compile(re.escape(needle) + b'\\s*:\\s*"'), needle, data, start)
     if match is None:
         return None
     begin = match.end()

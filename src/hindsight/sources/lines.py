@@ -9,6 +9,7 @@ Memory stays flat whatever the size of a file or a line.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from io import FileIO
 from pathlib import Path
@@ -45,6 +46,9 @@ class Skim(Record):
 Line = memoryview | Skim
 
 
+_LEAD = b'{"type":"'
+
+
 class SkipRules(Value):
     """Records a reader never needs, recognised from raw bytes (JSON escapes quotes inside strings,
     so a raw ``"type":"progress"`` is structure, never text): counted as read, never parsed."""
@@ -60,17 +64,13 @@ class SkipRules(Value):
         self.leading = leading
         self.early = early
         self.edge = edge
-
-    @property
-    def prefixes(self) -> tuple[bytes, ...]:
-        """Whole line starts of the leading types: one startswith call tests them all."""
-        return tuple(_LEAD + t + b'"' for t in sorted(self.leading))
+        # Whole line starts of the leading types: one startswith call tests them all.
+        self.prefixes = tuple(_LEAD + t + b'"' for t in sorted(leading))
 
 
 _NO_RULES = SkipRules()
 HEAD_SCAN = 600
 TAIL_SCAN = 400
-_LEAD = b'{"type":"'
 
 
 def _skippable(buf: bytes, start: int, end: int, rules: SkipRules) -> bool:
@@ -84,6 +84,20 @@ def _skippable(buf: bytes, start: int, end: int, rules: SkipRules) -> bool:
     return bool(edge) and (
         buf.find(edge, start, head_end) >= 0 or buf.find(edge, tail_start, end) >= 0
     )
+
+
+def search_from(
+    regex: re.Pattern[bytes], needle: bytes, data: bytes | bytearray, start: int = 0
+) -> re.Match[bytes] | None:
+    """``regex.search(data, start)`` for a pattern that begins with ``needle``: bytes.find jumps to
+    each place a match can begin (re alone scans a byte at a time, ~10x slower)."""
+    at = data.find(needle, start)
+    while at >= 0:
+        match = regex.match(data, at)
+        if match:
+            return match
+        at = data.find(needle, at + 1)
+    return None
 
 
 def scan(

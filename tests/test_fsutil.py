@@ -120,3 +120,25 @@ def test_lock_refuses_a_linked_lock_file(tmp_path: Path) -> None:
     with pytest.raises(HindsightError, match="symbolic link"), fsutil.locked(tmp_path / ".lock"):
         pass
     assert (tmp_path / "elsewhere").read_text() == "keep\n"
+
+
+def test_an_unusable_lock_file_is_one_line_and_changes_nothing(tmp_path: Path) -> None:
+    memory = tmp_path / "mem"
+    (memory / "hindsight" / ".lock").mkdir(parents=True)  # a folder where the lock file goes
+    (memory / "MEMORY.md").write_bytes(b"keep me\r\n")
+    done = run_cli(
+        "memory",
+        "add",
+        "--title",
+        "t x",
+        "--body",
+        "b",
+        "--memory-dir",
+        str(memory),
+        cwd=tmp_path,
+    )
+    lock = memory / "hindsight" / ".lock"
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr == f"hindsight: error: cannot open lock file {lock}: Is a directory\n"
+    assert (memory / "MEMORY.md").read_bytes() == b"keep me\r\n"
+    assert sorted(p.name for p in memory.rglob("*")) == [".lock", "MEMORY.md", "hindsight"]

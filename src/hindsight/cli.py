@@ -397,7 +397,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         code: int = module.run(args)
         return code
     except HindsightError as exc:
-        from hindsight.guard import redact
+        from hindsight.redact import redact
 
         print(f"hindsight: error: {redact(str(exc))}", file=sys.stderr)
         return 1

@@ -11,8 +11,8 @@ from typing import Any, cast
 from hindsight import clock, fmt
 from hindsight import session as s
 from hindsight.detect import Finding
-from hindsight.guard import redact, redact_json
 from hindsight.pipeline import Gathered
+from hindsight.redact import redact, redact_json
 
 DEFAULT_MAX_BYTES = 60_000
 

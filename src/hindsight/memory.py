@@ -80,7 +80,7 @@ class Entry(Value):
         """Validate and clean user or judge input into an entry that renders as one line."""
         if kind not in KINDS:
             raise HindsightError(f"unknown kind {kind!r}; use one of: {', '.join(KINDS)}")
-        from hindsight.guard import redact
+        from hindsight.redact import redact
 
         clean_title = redact(one_line(title)).replace("**", "*").strip("* ")
         clean_body = redact(one_line(body))
@@ -322,7 +322,7 @@ class MemoryStore:
 def check(doc: Document, max_bytes: int = DEFAULT_MAX_BYTES) -> list[str]:
     """Problems with a well-formed block's contents, one readable line each: form, duplicates,
     the cap, and (high-signal patterns only) secrets and instruction-like text."""
-    from hindsight.guard import check_entry
+    from hindsight.screen import check_entry
 
     problems: list[str] = []
     seen: dict[str, int] = {}

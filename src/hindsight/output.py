@@ -6,7 +6,7 @@ import sys
 
 import orjson
 
-from hindsight.guard import redact_json
+from hindsight.redact import redact_json
 
 
 def print_json(doc: object) -> None:

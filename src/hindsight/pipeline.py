@@ -8,13 +8,14 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from hindsight import clock, detect, discover, fsutil, guard, report, state
+from hindsight import clock, detect, discover, fsutil, redact, report, state
 from hindsight.context import Context
 from hindsight.detect import Finding
 from hindsight.lessons import Judgement, Lesson
 from hindsight.memory import DEFAULT_MAX_BYTES, AddResult, Entry, MemoryStore
 from hindsight.progress import Progress
 from hindsight.record import Record
+from hindsight.screen import Screen
 from hindsight.session import ReadStats, Session
 
 MAX_NEW_MEMORY = 5
@@ -166,7 +167,7 @@ def apply(
         out = Applied()
         fresh = _fresh(judgement, saved.reported)
         out.already_reported = len(judgement.lessons) - len(fresh.lessons)
-        screen = guard.Screen(gathered.trusted_texts() if gathered else (), _host_known(ctx))
+        screen = Screen(gathered.trusted_texts() if gathered else (), _host_known(ctx))
         out.quarantine = _quarantine(fresh, screen)
         out.quarantined = len(out.quarantine)
         out.lessons = fresh.lessons
@@ -209,12 +210,12 @@ class Quarantined(Record):
         self.evidence = evidence
 
 
-def _quarantine(judgement: Judgement, screen: guard.Screen) -> list[Quarantined]:
+def _quarantine(judgement: Judgement, screen: Screen) -> list[Quarantined]:
     """Take out every item whose text would carry untrusted instructions; return what was taken."""
     out: list[Quarantined] = []
     # Secrets are redacted, not quarantined: the rest of the lesson is still worth keeping.
     for lesson in judgement.lessons:
-        lesson.title, lesson.body = guard.redact(lesson.title), guard.redact(lesson.body)
+        lesson.title, lesson.body = redact.redact(lesson.title), redact.redact(lesson.body)
 
     def keep(text: str, where: list[str], evidence: list[str], memory: bool = False) -> bool:
         # Hosts matter only where text gains authority (memory); instructions matter everywhere.
@@ -222,7 +223,7 @@ def _quarantine(judgement: Judgement, screen: guard.Screen) -> list[Quarantined]
         if reason is None:
             return True
         source = where[0] if where else "the judge's output"
-        out.append(Quarantined(reason, source, guard.fingerprint(text), evidence))
+        out.append(Quarantined(reason, source, redact.fingerprint(text), evidence))
         return False
 
     judgement.lessons = [

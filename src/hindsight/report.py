@@ -7,7 +7,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from hindsight import fmt, fsutil
-from hindsight.guard import Screen, fingerprint
+from hindsight.redact import fingerprint
+from hindsight.screen import Screen
 
 if TYPE_CHECKING:
     from hindsight.detect import Finding
@@ -31,7 +32,7 @@ def append(memory_dir: Path, day: date, section: str) -> Path | None:
     """
     if not section.strip():
         return None
-    from hindsight.guard import redact
+    from hindsight.redact import redact
 
     path = report_path(memory_dir, day)
     text = redact(section if section.endswith("\n") else section + "\n")

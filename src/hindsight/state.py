@@ -14,8 +14,8 @@ import orjson
 from hindsight import clock, fsutil
 from hindsight.clock import iso, parse_iso
 from hindsight.errors import HindsightError
-from hindsight.guard import redact_json
 from hindsight.record import Record
+from hindsight.redact import redact_json
 
 STATE_VERSION = 1
 

@@ -11,13 +11,14 @@ from hypothesis import strategies as st
 
 from guard.corpus import LOOKALIKES, SECRETS
 from guard.injections import INJECTIONS
-from hindsight import guard
+from hindsight import redact as guard_redact
+from hindsight import screen as guard_screen
 
 T = TypeVar("T")
 
 GATES = sorted(
-    {n for gate, _, _ in guard._STEPS for n in gate}
-    | {n for _, gate, _ in guard._HIGH + guard._CONTEXT for n in gate}
+    {n for gate, _, _ in guard_redact._STEPS for n in gate}
+    | {n for _, gate, _ in guard_screen._HIGH + guard_screen._CONTEXT for n in gate}
 )
 # Letters that match ASCII ones under re.I (dotless i, long s, Kelvin sign), quoting, separators.
 ODD = ["ı", "İ", "ſ", "K", "ß", " ", "=", ":", '"', "'", "-", "_", "/", "@", ".", "\n", "$"]
@@ -27,30 +28,32 @@ FRAGMENTS = GATES + [g.upper() for g in GATES] + [g.title() for g in GATES] + OD
 
 def ungated(fn: Callable[..., T], *args: Any) -> T:
     """``fn(*args)`` with every gate emptied, so every pattern runs on every text."""
-    saved = guard._STEPS, guard._HIGH, guard._CONTEXT
-    guard._STEPS = [((), fold, step) for _, fold, step in guard._STEPS]
-    guard._HIGH = [(name, (), p) for name, _, p in guard._HIGH]
-    guard._CONTEXT = [(name, (), p) for name, _, p in guard._CONTEXT]
-    guard.redact.cache_clear()
+    saved = guard_redact._STEPS, guard_screen._HIGH, guard_screen._CONTEXT
+    guard_redact._STEPS = [((), fold, step) for _, fold, step in guard_redact._STEPS]
+    guard_screen._HIGH = [(name, (), p) for name, _, p in guard_screen._HIGH]
+    guard_screen._CONTEXT = [(name, (), p) for name, _, p in guard_screen._CONTEXT]
+    guard_redact.redact.cache_clear()
     try:
         return fn(*args)
     finally:
-        guard._STEPS, guard._HIGH, guard._CONTEXT = saved
-        guard.redact.cache_clear()
+        guard_redact._STEPS, guard_screen._HIGH, guard_screen._CONTEXT = saved
+        guard_redact.redact.cache_clear()
 
 
 def _check(text: str) -> tuple[str | None, str | None, str | None]:
-    screen = guard.Screen(["run make test always"])
-    return screen.check(text), screen.check(text, memory=False), guard.check_entry(text)
+    screen = guard_screen.Screen(["run make test always"])
+    return screen.check(text), screen.check(text, memory=False), guard_screen.check_entry(text)
 
 
 def test_gates_change_nothing_on_the_corpora() -> None:
-    changed = [t for t in TEXTS if guard._redact(t) != ungated(guard._redact, t)]
+    changed = [t for t in TEXTS if guard_redact._redact(t) != ungated(guard_redact._redact, t)]
     assert changed == []
     differ = [t for t in TEXTS if _check(t) != ungated(_check, t)]
     assert differ == []
     # The gates do skip work: most look-alikes meet no gate of a token pattern.
-    assert sum(any(n in t for n in guard._TOKENS[3][1]) for t in LOOKALIKES) < len(LOOKALIKES)
+    assert sum(any(n in t for n in guard_redact._TOKENS[3][1]) for t in LOOKALIKES) < len(
+        LOOKALIKES
+    )
 
 
 @settings(max_examples=400, deadline=None)
@@ -58,20 +61,20 @@ def test_gates_change_nothing_on_the_corpora() -> None:
     st.lists(st.one_of(st.sampled_from(FRAGMENTS), st.text(max_size=6)), max_size=10).map("".join)
 )
 def test_gates_change_nothing_on_any_text(text: str) -> None:
-    assert guard._redact(text) == ungated(guard._redact, text)
+    assert guard_redact._redact(text) == ungated(guard_redact._redact, text)
     assert _check(text) == ungated(_check, text)
 
 
 def _gates_hold(text: str) -> list[str]:
     """Every pattern that changes or matches ``text`` while its gate says it cannot."""
     wrong = []
-    folded = guard._fold(text)
-    for number, (gate, fold, step) in enumerate(guard._STEPS):
+    folded = guard_redact._fold(text)
+    for number, (gate, fold, step) in enumerate(guard_redact._STEPS):
         hay = folded if fold else text
         if step(text) != text and gate and not any(n in hay for n in gate):
             wrong.append(f"step {number}")
-    for name, gate, pattern in guard._HIGH + guard._CONTEXT:
-        if pattern().search(text) and not guard._gate(gate, folded):
+    for name, gate, pattern in guard_screen._HIGH + guard_screen._CONTEXT:
+        if pattern().search(text) and not guard_redact._gate(gate, folded):
             wrong.append(name)
     return wrong
 

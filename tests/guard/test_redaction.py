@@ -7,8 +7,8 @@ from pathlib import Path
 
 from conftest import Script, make_repo, run_cli
 from guard.corpus import LOOKALIKES, SECRETS
-from hindsight.guard import redact
 from hindsight.locate import claude_folder_name
+from hindsight.redact import redact
 
 
 def test_every_secret_in_the_corpus_is_redacted() -> None:
@@ -91,7 +91,8 @@ def test_no_secret_is_written_or_printed_end_to_end(tmp_path: Path) -> None:
 def test_each_secret_really_travels_a_writing_path(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """Without redaction each secret would be written: it sits in a lesson, a finding or the timeline."""
     from conftest import session_from_records
-    from hindsight import digest, guard
+    from hindsight import digest
+    from hindsight import redact as guard
 
     monkeypatch.setattr(guard, "redact_json", lambda value: value)
     monkeypatch.setattr(digest, "redact", lambda text: text)

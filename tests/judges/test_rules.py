@@ -89,7 +89,7 @@ def test_real_sessions_edit_loops_stay_out_of_memory_and_swaps_are_plain() -> No
 
 def test_a_users_always_or_never_survives_the_guard(tmp_path: Path) -> None:
     """Instruction words are fine when they are the user's own: the quote is screened as trusted."""
-    from hindsight.guard import Screen
+    from hindsight.screen import Screen
 
     s = Script().bash("tox -e py311", 0, 1, 127, "tox: command not found")
     s.prompt("no, never use tox here, always run make check instead", 5)

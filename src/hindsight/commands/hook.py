@@ -17,7 +17,7 @@ import orjson
 
 from hindsight import clock, fsutil
 from hindsight.context import Context
-from hindsight.guard import redact
+from hindsight.redact import redact
 
 
 def log(memory_dir: Path, line: str) -> None:

@@ -9,8 +9,8 @@ from typing import Any
 from hindsight import clock, fsutil, judges, pipeline
 from hindsight.context import Context
 from hindsight.errors import HindsightError
-from hindsight.guard import redact
 from hindsight.output import print_json
+from hindsight.redact import redact
 
 
 def run(args: argparse.Namespace) -> int:

@@ -10,8 +10,8 @@ from collections.abc import Callable, Iterable
 from datetime import datetime
 from typing import Any
 
-from hindsight.guard import redact_json
 from hindsight.record import Record
+from hindsight.redact import redact_json
 from hindsight.session import Session, Where
 
 DEFAULT_SLOW_SECONDS = 60.0

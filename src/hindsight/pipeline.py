@@ -195,7 +195,7 @@ def apply(
         if commit and gathered:
             progress["commit"] = clock.iso(gathered.scan_started)
         intent = txn.Intent.for_memory(
-            out.memory, today, report=text, reported=sorted(keys), state=progress
+            store, out.memory, today, report=text, reported=sorted(keys), state=progress
         )
         txn.run(ctx.memory_dir, intent)
         return out

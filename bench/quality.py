@@ -164,6 +164,11 @@ def score(
         "report_hits": sorted(k["id"] for k in keep if k["id"] in in_report),
         "digest_hits": sorted(k["id"] for k in keep if k["id"] in in_digest),
         "report_items": len(items),
+        "digest_missing": {
+            k["id"]: [x for x in k["digest"] if x.lower() not in lowered]
+            for k in with_digest
+            if k["id"] not in in_digest
+        },
         "missed": [
             {
                 "id": k["id"],

@@ -11,12 +11,14 @@ from typing import Any
 from hindsight import clock, detect, discover, fsutil, layout, redact, report, state, txn
 from hindsight.context import Context
 from hindsight.detect import Finding
+from hindsight.fmt import printable
 from hindsight.lessons import Judgement, Lesson
 from hindsight.memory import DEFAULT_MAX_BYTES, AddResult, Entry, MemoryStore
 from hindsight.progress import Progress
 from hindsight.record import Record
 from hindsight.screen import Screen
 from hindsight.session import ReadStats, Session
+from hindsight.sources.base import Window, file_key
 
 MAX_NEW_MEMORY = 5
 
@@ -30,6 +32,9 @@ class Gathered(Record):
         "bytes_read",
         "stats",
         "explicit_since",
+        "progress",
+        "unread",
+        "horizon",
     )
     since: datetime
     scan_started: datetime
@@ -38,6 +43,9 @@ class Gathered(Record):
     bytes_read: int
     stats: ReadStats
     explicit_since: bool
+    progress: dict[str, tuple[int, float]]  # file key -> (size, mtime) of each file read through
+    unread: list[tuple[str, str]]  # (path, why) of each file that stays pending
+    horizon: datetime | None  # the horizon to keep if none was saved yet
 
     def __init__(
         self,
@@ -48,6 +56,9 @@ class Gathered(Record):
         bytes_read: int,
         stats: ReadStats,
         explicit_since: bool = False,
+        progress: dict[str, tuple[int, float]] | None = None,
+        unread: list[tuple[str, str]] | None = None,
+        horizon: datetime | None = None,
     ) -> None:
         self.since = since
         self.scan_started = scan_started
@@ -56,6 +67,9 @@ class Gathered(Record):
         self.bytes_read = bytes_read
         self.stats = stats
         self.explicit_since = explicit_since
+        self.progress = {} if progress is None else progress
+        self.unread = [] if unread is None else unread
+        self.horizon = horizon
 
     def trusted_texts(self) -> list[str]:
         """What the user typed and the commands the agent ran: the only text that may instruct."""
@@ -77,15 +91,23 @@ def gather(
     show_progress: bool = False,
     since_at: datetime | None = None,
 ) -> Gathered:
-    """Read every pending session; the scan start is taken before listing, so nothing slips by."""
+    """Read every pending session; the scan start is taken before listing, so nothing slips by.
+
+    Each file read through is recorded in ``progress``; each that could not be (unreadable,
+    gone, a link loop) in ``unread``: it stays pending and the run names it.
+    """
     scan_started = clock.now()
+    horizon = None
     if since_at is not None:
         since = since_at
+        window = Window(since=since_at.timestamp())
     else:
         saved = state.load(ctx.memory_dir, tolerate_corrupt=bool(since_arg))
         since = discover.window_start(since_arg, saved, scan_started)
+        window = discover.window(since_arg, saved, scan_started)
+        horizon = discover.horizon(saved, scan_started)
 
-    groups = discover.find(ctx, since)
+    groups = discover.find(ctx, window)
     total = sum(t.size for g in groups for t in g.files)
     bar = Progress(len(groups), total, show_progress)
     sessions: list[Session] = []
@@ -100,7 +122,27 @@ def gather(
     finally:
         bar.close()
     transcripts = sum(len(g.files) for g in groups)
-    return Gathered(since, scan_started, sessions, transcripts, total, stats, bool(since_arg))
+    progress: dict[str, tuple[int, float]] = {}
+    unread = [(printable(path), why) for path, why in window.problems]
+    for group, sess in zip(groups, sessions, strict=True):
+        for t in group.files:
+            file_stats = sess.file_stats.get(t.path)
+            if file_stats is None or file_stats.files_unreadable:
+                unread.append((printable(str(t.path)), "could not be read"))
+            else:
+                progress[file_key(str(t.path))] = (t.size, t.mtime)
+    return Gathered(
+        since,
+        scan_started,
+        sessions,
+        transcripts,
+        total,
+        stats,
+        bool(since_arg),
+        progress,
+        unread,
+        horizon,
+    )
 
 
 def find(gathered: Gathered, options: detect.Options | None = None) -> list[Finding]:
@@ -191,9 +233,14 @@ def apply(
         text = report.chunk(ctx.memory_dir, today, out.section) if has_content else ""
         out.report_path = str(report.report_path(ctx.memory_dir, today)) if text else None
         keys = fresh.keys() | {k for q in out.quarantine for k in q.evidence}
-        progress = {"scan_started": clock.iso(gathered.scan_started)} if gathered else {}
+        progress: dict[str, Any] = {}
+        if gathered:
+            progress["scan_started"] = clock.iso(gathered.scan_started)
         if commit and gathered:
             progress["commit"] = clock.iso(gathered.scan_started)
+            progress["files"] = {k: list(v) for k, v in gathered.progress.items()}
+            if gathered.horizon is not None:
+                progress["horizon"] = clock.iso(gathered.horizon)
         intent = txn.Intent.for_memory(
             store, out.memory, today, report=text, reported=sorted(keys), state=progress
         )
@@ -294,9 +341,7 @@ def commit(ctx: Context, scan_started: datetime | None = None) -> datetime | Non
         start = scan_started or saved.scan_started
         if start is None:
             return None
-        if saved.last_scan is None or start > saved.last_scan:
-            saved.last_scan = start
-        saved.scan_started = None
+        state.commit_files(saved, start, saved.scan_files, discover.horizon(saved, start))
         state.save(ctx.memory_dir, saved)
         return saved.last_scan
 

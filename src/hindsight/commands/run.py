@@ -9,6 +9,7 @@ from typing import Any
 from hindsight import clock, fsutil, judges, pipeline
 from hindsight.context import Context
 from hindsight.errors import HindsightError
+from hindsight.fmt import count
 from hindsight.output import print_json
 from hindsight.redact import redact
 
@@ -111,6 +112,7 @@ def _run(ctx: Context, args: argparse.Namespace, judge: judges.Judge) -> dict[st
         "report": applied.report_path,
         "watermark": clock.iso(watermark) if watermark else None,
         "dry_run": bool(args.dry_run),
+        "unread": [{"path": path, "why": why} for path, why in gathered.unread],
     }
     if args.dry_run:
         summary["would_add"] = [e.line() for e in applied.memory.added]
@@ -127,6 +129,7 @@ def _run(ctx: Context, args: argparse.Namespace, judge: judges.Judge) -> dict[st
 
 
 def _nothing(ctx: Context, gathered: pipeline.Gathered, dry_run: bool) -> dict[str, Any]:
+    # Also when files could not be read: they are named, and stay pending.
     zero = (
         "findings",
         "lessons",
@@ -149,6 +152,7 @@ def _nothing(ctx: Context, gathered: pipeline.Gathered, dry_run: bool) -> dict[s
         "watermark": None,
         "dry_run": dry_run,
         "nothing_to_read": True,
+        "unread": [{"path": path, "why": why} for path, why in gathered.unread],
     }
     if dry_run:
         summary.update(would_add=[], report_section="")
@@ -160,6 +164,8 @@ def _print(summary: dict[str, Any]) -> None:
         print(
             "nothing to read: no session of this repo changed in the window (first run: the last 3 days)"
         )
+        for item in summary["unread"]:
+            print(f"not read, stays pending: {item['path']} ({item['why']})")
         return
 
     if summary["dry_run"]:
@@ -170,9 +176,13 @@ def _print(summary: dict[str, Any]) -> None:
             print("\nwould append to the report:\n")
             print(redact(summary["report_section"]))
     print(
-        f"read {summary['sessions_read']} sessions ({summary['transcripts']} transcripts, "
-        f"{summary['lines_skipped']} lines skipped); {summary['findings']} findings, {summary['lessons']} new lessons"
+        f"read {count(summary['sessions_read'], 'session')} "
+        f"({count(summary['transcripts'], 'transcript')}, "
+        f"{count(summary['lines_skipped'], 'line')} skipped); "
+        f"{count(summary['findings'], 'finding')}, {count(summary['lessons'], 'new lesson')}"
     )
+    for item in summary.get("unread", []):
+        print(f"not read, stays pending: {item['path']} ({item['why']})")
     if not summary["dry_run"]:
         print(
             f"memory: {summary['lessons_added']} added, {summary['duplicates_refused']} refused as duplicates, "

@@ -9,6 +9,7 @@ from typing import Any
 from hindsight import clock, discover, layout, state
 from hindsight.context import Context
 from hindsight.errors import HindsightError
+from hindsight.fmt import count
 from hindsight.memory import MemoryStore
 from hindsight.output import print_json
 from hindsight.report import reports_dir
@@ -19,6 +20,19 @@ def _tail(path: Path, lines: int = 3) -> list[str]:
         return path.read_text(encoding="utf-8", errors="replace").splitlines()[-lines:]
     except OSError:
         return []
+
+
+def _unopenable(groups: list[discover.Group]) -> list[tuple[str, str]]:
+    """Pending files this user cannot open: they stay pending until they can be read."""
+    out = []
+    for group in groups:
+        for t in group.files:
+            try:
+                with open(t.path, "rb", buffering=0):
+                    pass
+            except OSError as exc:
+                out.append((str(t.path), exc.strerror or "cannot be opened"))
+    return out
 
 
 def run(args: argparse.Namespace) -> int:
@@ -47,8 +61,12 @@ def run(args: argparse.Namespace) -> int:
             clock.iso(saved.scan_started) if saved.scan_started else None
         )
         info["last_run"] = saved.last_run or None
-        since = discover.window_start(None, saved, clock.now())
-        info["pending_sessions"] = len(discover.find(ctx, since))
+        window = discover.window(None, saved, clock.now())
+        pending = discover.find(ctx, window)
+        info["pending_sessions"] = len(pending)
+        info["unreadable"] = [
+            {"path": path, "why": why} for path, why in window.problems + _unopenable(pending)
+        ]
     except HindsightError as exc:
         problems.append(str(exc))
     info["hook_log"] = _tail(layout.hook_log(ctx.memory_dir))
@@ -64,7 +82,9 @@ def run(args: argparse.Namespace) -> int:
         f"{'watermark':<10} {info.get('watermark') or 'none yet (the first run reads the last 3 days)'}"
     )
     if "pending_sessions" in info:
-        print(f"{'pending':<10} {info['pending_sessions']} sessions")
+        print(f"{'pending':<10} {count(info['pending_sessions'], 'session')}")
+    for item in info.get("unreadable", []):
+        print(f"{'unread':<10} {item['path']}: {item['why']} (stays pending)")
     last = info.get("last_run")
     if last:
         verdict = "ok" if last.get("ok") else f"FAILED: {last.get('error')}"

@@ -14,7 +14,7 @@ from hindsight.clock import parse_iso
 from hindsight.locate import Repo
 from hindsight.session import ReadStats
 from hindsight.sources import claude_files, claude_skim, lines
-from hindsight.sources.base import Transcript, why_invalid
+from hindsight.sources.base import Transcript, Window, why_invalid
 from hindsight.sources.claude_files import AGENT
 from hindsight.sources.claude_skim import META_TYPES
 
@@ -37,8 +37,8 @@ _TASK_ID = re.compile(r"Task #?(\w+)")
 class ClaudeCodeSource:
     agent = AGENT
 
-    def discover(self, repo: Repo, home: Path, since: datetime | None) -> list[Transcript]:
-        return claude_files.find(repo, home, since)
+    def discover(self, repo: Repo, home: Path, window: Window) -> list[Transcript]:
+        return claude_files.find(repo, home, window)
 
     def read(self, main: Transcript | None, subagents: list[Transcript]) -> s.Session:
         anchor = main or subagents[0]

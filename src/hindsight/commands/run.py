@@ -33,20 +33,25 @@ def _example(args: argparse.Namespace, judge: judges.Judge) -> int:
 
     from hindsight import example
 
-    base = Path(tempfile.mkdtemp(prefix="hindsight-example-"))
-    ex = example.install(base)
-    ctx = Context(str(ex.root), str(ex.claude_home), args.memory_dir)
-    summary = _run(ctx, args, judge)
-    if args.json:
-        print_json({"example": str(base), **summary})
-        return 0
-    if not args.quiet:
-        print(f"example: sessions recorded with Claude Code 2.1.328, replayed in {base}")
-        _print(summary)
-        memory = Path(summary["memory"])
-        if memory.exists():
-            print(f"\n{memory}:\n")
-            print(memory.read_text(encoding="utf-8"))
+    # The temporary repo goes when the example ends: a demo leaves nothing behind in /tmp.
+    with tempfile.TemporaryDirectory(prefix="hindsight-example-") as tmp:
+        base = Path(tmp)
+        ex = example.install(base)
+        ctx = Context(str(ex.root), str(ex.claude_home), args.memory_dir)
+        summary = _run(ctx, args, judge)
+        if args.json:
+            print_json({"example": str(base), **summary})
+            return 0
+        if not args.quiet:
+            print(
+                f"example: sessions recorded with Claude Code 2.1.328, replayed in {base} "
+                "(removed afterwards)"
+            )
+            _print(summary)
+            memory = Path(summary["memory"])
+            if memory.exists():
+                print(f"\n{memory}:\n")
+                print(memory.read_text(encoding="utf-8"))
     return 0
 
 

@@ -35,6 +35,19 @@ def _unopenable(groups: list[discover.Group]) -> list[tuple[str, str]]:
     return out
 
 
+def _settings(ctx: Context) -> list[Path]:
+    return [ctx.claude_home / "settings.json", ctx.repo.root / ".claude" / "settings.json"]
+
+
+def _has_hook(settings: Path) -> bool:
+    from hindsight.commands.install import HOOK_MARK
+
+    try:
+        return settings.is_file() and HOOK_MARK in settings.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
+
+
 def run(args: argparse.Namespace) -> int:
     ctx = Context.from_args(args)
     store = MemoryStore(ctx.memory_dir)
@@ -47,6 +60,17 @@ def run(args: argparse.Namespace) -> int:
         "reports": str(reports_dir(ctx.memory_dir)),
         "state": str(state.state_path(ctx.memory_dir)),
     }
+    home = ctx.claude_home
+    info["claude_home_exists"] = home.is_dir()
+    info["hook_installed"] = [str(p) for p in _settings(ctx) if _has_hook(p)]
+    info["skill_installed"] = [
+        str(p)
+        for p in (
+            home / "skills/hindsight/SKILL.md",
+            ctx.repo.root / ".claude/skills/hindsight/SKILL.md",
+        )
+        if p.is_file()
+    ]
     problems: list[str] = []
     try:
         doc = store.read()
@@ -76,6 +100,12 @@ def run(args: argparse.Namespace) -> int:
         return 0
     for key in ("repo", "memory", "archive", "reports", "state"):
         print(f"{key:<10} {info[key]}")
+    if not info["claude_home_exists"]:
+        print(f"{'claude':<10} no Claude Code home at {info['claude_home']} (no sessions to read)")
+    hook = ", ".join(info["hook_installed"]) or "not installed ('hindsight install --hook')"
+    skill = ", ".join(info["skill_installed"]) or "not installed ('hindsight install --skill')"
+    print(f"{'hook':<10} {hook}")
+    print(f"{'skill':<10} {skill}")
     if info.get("memory_entries") is not None:
         print(f"{'entries':<10} {info['memory_entries']} in the hindsight block")
     print(

@@ -137,6 +137,25 @@ def atomic_write(
         confine(root, path)
     _refuse_link(path)
     ensure_dir(path.parent)
+    tmp = _durable_temp(path, data)
+    try:
+        if precondition is not None and not precondition():
+            tmp.unlink(missing_ok=True)
+            return False
+        fault("rename")
+        os.replace(tmp, path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise HindsightError(f"cannot write {path}: {exc.strerror}") from exc
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    _fsync_dir(path.parent)
+    return True
+
+
+def _durable_temp(path: Path, data: bytes) -> Path:
+    """``data`` in a new temp file beside ``path``, fsynced, with ``path``'s mode (new: private)."""
     try:
         mode = path.stat().st_mode & 0o777
     except FileNotFoundError:
@@ -155,19 +174,13 @@ def atomic_write(
             fault("fsync")
             os.fsync(handle.fileno())
         os.chmod(tmp, mode)
-        if precondition is not None and not precondition():
-            tmp.unlink(missing_ok=True)
-            return False
-        fault("rename")
-        os.replace(tmp, path)
     except OSError as exc:
         tmp.unlink(missing_ok=True)
         raise HindsightError(f"cannot write {path}: {exc.strerror}") from exc
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
-    _fsync_dir(path.parent)
-    return True
+    return tmp
 
 
 def compare_and_swap(
@@ -189,24 +202,8 @@ def compare_and_swap(
     exchange = _renameat2()
     if exchange is None:
         return atomic_write(path, data, precondition=lambda: read_bytes(path) == expected)
+    tmp = _durable_temp(path, data)
     try:
-        mode = path.stat().st_mode & 0o777
-    except FileNotFoundError:
-        mode = PRIVATE_FILE
-    import tempfile
-
-    try:
-        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    except OSError as exc:
-        raise HindsightError(f"cannot write {path}: {exc.strerror}") from exc
-    tmp = Path(tmp_name)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            fault("fsync")
-            os.fsync(handle.fileno())
-        os.chmod(tmp, mode)
         seen = _identity(path)
         if read_settled(path) != expected:
             return False

@@ -20,17 +20,9 @@ def read_bytes(root: Path, path: Path, tail: int | None = None) -> bytes | None:
     Refused with one clear error: a link anywhere from ``root`` down to the file, or something
     that is not a regular file (a FIFO would hang, a device would never end).
     """
-    try:
-        rel = path.relative_to(root)
-    except ValueError as exc:
-        raise HindsightError(f"{path} is outside {root}; refusing to read it") from exc
-    probe = root
-    for part in rel.parts:
-        probe = probe / part
-        if probe.is_symlink():
-            raise HindsightError(
-                f"{probe} is a symbolic link; hindsight does not read through links"
-            )
+    from hindsight import fsutil
+
+    fsutil.confine(root, path, "read")
     flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
     try:
         fd = os.open(path, flags)

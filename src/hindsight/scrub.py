@@ -13,7 +13,7 @@ import re
 from collections import Counter
 from pathlib import Path
 
-from hindsight import confined, fsutil, memory, report
+from hindsight import confined, fsutil, layout, memory, txn
 from hindsight.record import Record
 from hindsight.redact import redact, redact_json
 
@@ -38,16 +38,16 @@ class Scrubbed(Record):
 
 def targets(memory_dir: Path) -> list[Path]:
     """The files hindsight writes, in a fixed order."""
-    found = [memory_dir / memory.MEMORY_FILE, memory_dir / memory.ARCHIVE_FILE]
-    reports = report.reports_dir(memory_dir)
+    found = [layout.memory(memory_dir), layout.archive(memory_dir)]
+    reports = layout.reports(memory_dir)
     if reports.is_dir() and not reports.is_symlink():
         found += sorted(p for p in reports.iterdir() if p.suffix == ".md")
-    return [*found, memory_dir / "hindsight" / "state.json", memory_dir / "hindsight" / "hook.log"]
+    return [*found, layout.state(memory_dir), layout.hook_log(memory_dir)]
 
 
 def _redacted(path: Path, data: bytes) -> bytes:
     text = memory.decode(data)
-    if path.name == memory.MEMORY_FILE:
+    if path.name == layout.MEMORY_FILE:
         doc = memory.parse(text, path)  # a malformed block is an error: nothing is written
         if doc.span is None:
             return data
@@ -74,10 +74,10 @@ def _kinds(before: bytes, after: bytes) -> dict[str, int]:
 def scrub(memory_dir: Path, dry_run: bool = False) -> list[Scrubbed]:
     """Redact every file hindsight writes; return those that changed (or would, with dry_run)."""
     out: list[Scrubbed] = []
-    lock = memory_dir / "hindsight" / ".lock"
     if dry_run or not memory_dir.is_dir():
         return [s for s in (_one(memory_dir, p, True) for p in targets(memory_dir)) if s]
-    with fsutil.locked(lock):
+    with fsutil.locked(layout.lock(memory_dir)):
+        txn.recover(memory_dir)  # a run cut short finishes first: its journal holds its text
         for path in targets(memory_dir):
             done = _one(memory_dir, path, False)
             if done is not None:

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from hindsight import clock, discover, state
+from hindsight import clock, discover, layout, state
 from hindsight.context import Context
 from hindsight.errors import HindsightError
 from hindsight.memory import MemoryStore
@@ -20,7 +20,7 @@ def _tail(memory_dir: Path, lines: int = 3) -> list[str]:
     from hindsight import confined
     from hindsight.redact import redact
 
-    path = memory_dir / "hindsight" / "hook.log"
+    path = layout.hook_log(memory_dir)
     try:
         return [redact(line) for line in confined.read_lines(memory_dir, path, lines)]
     except HindsightError as exc:

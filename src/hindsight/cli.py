@@ -27,6 +27,7 @@ examples:
   hindsight scan --since 7d          list the transcripts a run would read (writes nothing)
   hindsight memory show              print the hindsight block of MEMORY.md
   hindsight status                   where the files live, the watermark, the last run
+  hindsight scrub --dry-run          secrets older versions wrote, redacted in place
   hindsight <command> --help         options and examples of one command
 
 Every command takes --repo DIR, --claude-home DIR and --memory-dir DIR after its name.
@@ -381,6 +382,18 @@ def _cmd_status(sub: _Subparsers, common: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON document")
 
 
+def _cmd_scrub(sub: _Subparsers, common: argparse.ArgumentParser) -> None:
+    p = _add(
+        sub,
+        "scrub",
+        "redact secrets that earlier versions wrote (memory block, archive, reports, state, hook log)",
+        "  hindsight scrub --dry-run\n  hindsight scrub\n  hindsight scrub --json\n",
+        common,
+    )
+    p.add_argument("--dry-run", action="store_true", help="say what would change, change nothing")
+    p.add_argument("--json", action="store_true", help="print one JSON document")
+
+
 def _cmd_selfcheck(sub: _Subparsers, common: argparse.ArgumentParser) -> None:
     _add(
         sub,
@@ -402,6 +415,7 @@ _COMMANDS: dict[str, Callable[[_Subparsers, argparse.ArgumentParser], None]] = {
     "install": _cmd_install,
     "hook": _cmd_hook,
     "status": _cmd_status,
+    "scrub": _cmd_scrub,
     "selfcheck": _cmd_selfcheck,
 }
 

@@ -6,9 +6,10 @@ import contextlib
 import subprocess
 from collections.abc import Callable
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
-from hindsight import clock, detect, discover, fsutil, layout, redact, report, state, txn
+from hindsight import admit, clock, detect, discover, fsutil, layout, redact, report, state, txn
 from hindsight.context import Context
 from hindsight.detect import Finding
 from hindsight.fmt import printable
@@ -217,6 +218,7 @@ def apply(
         screen = Screen(gathered.trusted_texts() if gathered else (), _host_known(ctx))
         out.quarantine = _quarantine(fresh, screen)
         out.quarantined = len(out.quarantine)
+        admit.keep_out(fresh.lessons, admit.in_repository(_git_root(ctx), ctx.memory_dir))
         out.lessons = fresh.lessons
         today = clock.today()
         wanted = sorted((x for x in fresh.lessons if x.memory), key=lambda x: -x.strength)
@@ -292,6 +294,10 @@ def _quarantine(judgement: Judgement, screen: Screen) -> list[Quarantined]:
         x for x in judgement.unfinished if keep(f"{x.title}\n{x.body}", [], x.evidence)
     ]
     return out
+
+
+def _git_root(ctx: Context) -> Path | None:
+    return ctx.repo.root if ctx.repo.is_git else None
 
 
 def _host_known(ctx: Context) -> Callable[[str], bool]:

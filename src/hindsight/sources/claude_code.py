@@ -9,6 +9,7 @@ from typing import Any
 
 import orjson
 
+from hindsight import fmt
 from hindsight import session as s
 from hindsight.clock import parse_iso
 from hindsight.locate import Repo
@@ -71,7 +72,14 @@ def _text_of(content: Any) -> str:
 def cap_output(text: str) -> str:
     if len(text) <= OUTPUT_HEAD + OUTPUT_TAIL:
         return text
-    return f"{text[:OUTPUT_HEAD]}\n[... {len(text) - OUTPUT_HEAD - OUTPUT_TAIL} characters cut ...]\n{text[-OUTPUT_TAIL:]}"
+    head, tail = fmt.whole_words(text[:OUTPUT_HEAD]), text[-OUTPUT_TAIL:]
+    tail = tail[_first_break(tail) :]
+    return f"{head}\n[... {len(text) - len(head) - len(tail)} characters cut ...]\n{tail}"
+
+
+def _first_break(tail: str) -> int:
+    found = [at for at in (tail.find(c) for c in fmt.BREAKS) if at >= 0]
+    return min(found) + 1 if found and min(found) < 1024 else 0
 
 
 class _Reader:

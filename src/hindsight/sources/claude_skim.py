@@ -14,6 +14,7 @@ from typing import Any
 
 import orjson
 
+from hindsight import fmt
 from hindsight.sources.lines import HEAD_SCAN as _HEAD_SCAN
 from hindsight.sources.lines import TAIL_SCAN as _TAIL_SCAN
 from hindsight.sources.lines import Skim, SkipRules, search_from
@@ -135,6 +136,8 @@ def _string_after(data: bytes, key: bytes, start: int) -> tuple[str, int] | None
     begin = match.end()
     end = _string_end(data, begin, min(len(data), begin + _OUTPUT_BYTES))
     text = _json_string(data[begin:end])
+    if text is not None and data[end : end + 1] != b'"':
+        text = fmt.whole_words(text)  # cut: its last word may be half a secret
     return (text or "", end) if text is not None else None
 
 

@@ -54,6 +54,7 @@ def render_section(
     when: datetime,
     quarantine: list[Quarantined] | None = None,
     screen: Screen | None = None,
+    held: dict[str, str] | None = None,
 ) -> str:
     """One run's section: lessons (in memory or not), recommendations, unfinished work, counts."""
     by_key = {f.key: f for f in findings}
@@ -69,6 +70,8 @@ def render_section(
         lines += ["### Lessons", ""]
         for n, lesson in enumerate(judgement.lessons, 1):
             placed = "in memory" if lesson.title in added_titles else "report only"
+            if held and lesson.title in held:
+                placed = f"report only: {held[lesson.title]}"
             lines.append(
                 f"{n}. **{lesson.title}** ({lesson.kind}, strength {lesson.strength}, {placed})"
             )

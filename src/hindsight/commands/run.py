@@ -90,6 +90,7 @@ def _run(ctx: Context, args: argparse.Namespace, judge: judges.Judge) -> dict[st
             findings=findings,
             dry_run=args.dry_run,
             max_new=args.max_new,
+            own_judge=judge.name == "rules",
         )
 
         watermark = None if args.dry_run else pipeline.commit(ctx, gathered.scan_started)
@@ -107,6 +108,7 @@ def _run(ctx: Context, args: argparse.Namespace, judge: judges.Judge) -> dict[st
         "over_run_cap": applied.over_run_cap,
         "pruned": len(applied.memory.pruned),
         "quarantined": applied.quarantined,
+        "held": len(applied.held),
         "memory": str(ctx.memory_dir / "MEMORY.md"),
         "report": applied.report_path,
         "watermark": clock.iso(watermark) if watermark else None,
@@ -137,6 +139,7 @@ def _nothing(ctx: Context, gathered: pipeline.Gathered, dry_run: bool) -> dict[s
         "over_run_cap",
         "pruned",
         "quarantined",
+        "held",
     )
     summary: dict[str, Any] = {
         "sessions_read": 0,

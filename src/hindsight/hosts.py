@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 
 # Generic TLDs seen in the wild, the unusual ones attackers favour included; every two-letter
 # label counts as a country code.
@@ -239,3 +240,61 @@ def find(text: str) -> list[str]:
 def urls(text: str) -> list[str]:
     """Every URL (any scheme) in ``text``."""
     return [m.group(0) for m in _URL().finditer(text)] if "://" in text else []
+
+
+def _ere(host: str) -> str:
+    """``host`` as a POSIX extended regex, standing alone (not inside a longer host name)."""
+    body = "".join("[.]" if c == "." else "\\" + c if c in "[]" else c for c in host)
+    return f"(^|[^A-Za-z0-9.-]){body}($|[^A-Za-z0-9-])"
+
+
+def known_in_repo(root: str) -> Callable[[str], bool]:
+    """Whether a host is named in the repository's tracked files (git grep, cached), as a whole
+    name (``hub.com`` is not ``github.com``) and outside hindsight's own blocks (a memory or
+    AGENTS.md block hindsight wrote is not the repository's word)."""
+    import subprocess
+
+    cache: dict[str, bool] = {}
+
+    def known(host: str) -> bool:
+        if host not in cache:
+            try:
+                done = subprocess.run(
+                    ["git", "-C", root, "grep", "-n", "-I", "-i", "-E", _ere(host)],
+                    capture_output=True,
+                    text=True,
+                    timeout=20,
+                    check=False,
+                )
+                hits = done.stdout.splitlines() if done.returncode == 0 else []
+                cache[host] = any(_outside_blocks(root, hit) for hit in hits)
+            except (OSError, subprocess.SubprocessError):
+                cache[host] = False
+        return cache[host]
+
+    return known
+
+
+_START, _END = "<!-- hindsight:start -->", "<!-- hindsight:end -->"
+
+
+def _outside_blocks(root: str, hit: str) -> bool:
+    """Whether a ``path:line:text`` hit of git grep stands outside every hindsight block."""
+    import os
+
+    path, _, rest = hit.partition(":")
+    number = int(rest.partition(":")[0] or 0)
+    try:
+        with open(os.path.join(root, path), encoding="utf-8", errors="replace") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return False
+    inside = False
+    for n, line in enumerate(lines, 1):
+        if line.strip() == _START:
+            inside = True
+        if n == number:
+            return not inside
+        if line.strip() == _END:
+            inside = False
+    return False

@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import functools
 import re
-import subprocess
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any
@@ -258,7 +257,7 @@ def _quarantine(judgement: Judgement, screen: Screen) -> list[Quarantined]:
         text = "\n".join(texts)
         bad_key = next((k for k in evidence if not _KEY().fullmatch(k)), None)
         reason = "an evidence key that is not a key" if bad_key is not None else None
-        reason = reason or screen.check(text, memory=memory)
+        reason = reason or next((r for t in texts if (r := screen.check(t, memory=memory))), None)
         reason = reason or next((r for w in where if (r := screen.check(w, memory=False))), None)
         if reason is None:
             return True
@@ -316,24 +315,9 @@ def _hold(
 
 
 def _host_known(ctx: Context) -> Callable[[str], bool]:
-    """Whether a host is named in the repo's own tracked files (git grep, cached)."""
-    cache: dict[str, bool] = {}
+    from hindsight import hosts
 
-    def known(host: str) -> bool:
-        if host not in cache:
-            try:
-                done = subprocess.run(
-                    ["git", "-C", str(ctx.repo.root), "grep", "-q", "-I", "-F", "-i", host],
-                    capture_output=True,
-                    timeout=20,
-                    check=False,
-                )
-                cache[host] = done.returncode == 0
-            except (OSError, subprocess.SubprocessError):
-                cache[host] = False
-        return cache[host]
-
-    return known
+    return hosts.known_in_repo(str(ctx.repo.root))
 
 
 def _has_content(j: Judgement) -> bool:

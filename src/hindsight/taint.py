@@ -25,7 +25,12 @@ _ASSIGN = functools.cache(lambda: re.compile(r"(?<![\w-])[A-Za-z_][A-Za-z0-9_]{2
 _PATH = functools.cache(
     lambda: re.compile(r"(?<![\w:/.])(?:~|\.{1,2})?/?[\w.\-]+(?:/[\w.\-]+)+/?(?![\w/])")
 )
-_WORD = functools.cache(lambda: re.compile(r"[^\W_]+"))
+# A word; each Han, kana or Hangul character counts as one (those scripts need no spaces).
+_FILE = functools.cache(lambda: re.compile(r"(?<![\w./-])[\w-]{4,}\.[A-Za-z]\w{0,7}(?![\w/])"))
+_WORD = functools.cache(
+    lambda: re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\uac00-\ud7af]|[^\W_]+")
+)
+SHORT_COPY = 4  # a text of this many words or more, found whole in untrusted text, is a copy
 # Tool inputs that are the agent's own choice and may be quoted by a lesson.
 _INPUT_KEYS = ("command", "file_path", "notebook_path", "path", "pattern", "url", "query", "glob")
 
@@ -54,7 +59,12 @@ def tokens(text: str) -> Iterator[tuple[str, str]]:
     for hit in _ASSIGN().finditer(text):
         yield "variable", hit.group(0)
     for hit in _PATH().finditer(text):
-        yield "path", hit.group(0).rstrip("/")
+        path = hit.group(0).rstrip("/")
+        yield "path", path
+        if len(name := path.rsplit("/", 1)[-1]) >= 8:
+            yield "path", name  # a listing names the file alone; the agent adds the folder
+    for hit in _FILE().finditer(text):
+        yield "path", hit.group(0)
 
 
 def _untrusted_text(call: s.ToolCall) -> str:
@@ -170,13 +180,18 @@ class SessionTrust:
             found = self._first(tok[1].casefold(), min(at, trusted_at.get(tok, at)))
             if found < 0:
                 continue
-            if tok[0] == "path" and in_repo(tok[1], cwd):
+            if tok[0] == "path" and any(
+                in_repo(path, cwd)
+                for k, path in tokens(piece)
+                if k == "path" and path.endswith(tok[1])
+            ):
                 continue  # the repository's own file: the agent may have found it anywhere
             where = self._wheres[bisect.bisect_right(self._starts, found) - 1]
             return (
                 f"tainted: a {tok[0]} in the agent's own text first came from tool output ({where})"
             )
-        if prose and copied(piece, self.untrusted_words, said, word_at):
+        # The agent's own prose is held to a shorter run: it has no reason to repeat tool output.
+        if prose and copied(piece, self.untrusted_words, said, word_at, run=SHORT_COPY):
             return "tainted: the agent repeated a sentence from tool output"
         return None
 
@@ -187,6 +202,7 @@ def copied(
     trusted_words: str,
     end: int | None = None,
     common: frozenset[str] = frozenset(),
+    run: int = COPY_WORDS,
 ) -> bool:
     """Whether ``text`` holds COPY_WORDS words in a row found in untrusted text (before ``end``)
     and not in trusted text; a run made only of ``common`` words (hindsight's own, such as "no
@@ -194,11 +210,12 @@ def copied(
     seq = words(text).split()
     stop = len(untrusted_words) if end is None else end
     padded = f" {trusted_words} "
-    for i in range(len(seq) - COPY_WORDS + 1):
-        run = seq[i : i + COPY_WORDS]
-        if common and all(w in common or w.isdigit() for w in run):
+    size = run if len(seq) >= run else max(SHORT_COPY, len(seq))
+    for i in range(len(seq) - size + 1):
+        part = seq[i : i + size]
+        if common and all(w in common or w.isdigit() for w in part):
             continue
-        gram = " " + " ".join(run)
+        gram = " " + " ".join(part)
         hit = untrusted_words.find(gram, 0, stop)
         # a whole-word match: the gram ends at a space or the stream's end
         while (

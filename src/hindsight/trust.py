@@ -163,7 +163,11 @@ class Gate:
         untrusted_words = " ".join(t.untrusted_words for t in trusts)
         # Code spans are checked above, piece by piece; a copied sentence hides in prose and quotes.
         if taint.copied(
-            " ".join([prose, *quotes]), untrusted_words, trusted_words, common=own_words()
+            " ".join([prose, *quotes]),
+            untrusted_words,
+            trusted_words,
+            common=own_words(),
+            run=taint.SHORT_COPY,
         ):
             return "copies a run of words from tool output"
         if self.own_judge:

@@ -27,6 +27,8 @@ _PATH = functools.cache(
 )
 # A word; each Han, kana or Hangul character counts as one (those scripts need no spaces).
 _FILE = functools.cache(lambda: re.compile(r"(?<![\w./-])[\w-]{4,}\.[A-Za-z]\w{0,7}(?![\w/])"))
+# A name joined by separators (a file, a branch, a target): words an attacker can smuggle in.
+_NAME = functools.cache(lambda: re.compile(r"(?<![\w-])[^\W_]+(?:[_-][^\W_]+){2,}(?![\w-])"))
 _WORD = functools.cache(
     lambda: re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\uac00-\ud7af]|[^\W_]+")
 )
@@ -65,6 +67,8 @@ def tokens(text: str) -> Iterator[tuple[str, str]]:
             yield "path", name  # a listing names the file alone; the agent adds the folder
     for hit in _FILE().finditer(text):
         yield "path", hit.group(0)
+    for hit in _NAME().finditer(text):
+        yield "name", hit.group(0)
 
 
 def _untrusted_text(call: s.ToolCall) -> str:
@@ -180,10 +184,8 @@ class SessionTrust:
             found = self._first(tok[1].casefold(), min(at, trusted_at.get(tok, at)))
             if found < 0:
                 continue
-            if tok[0] == "path" and any(
-                in_repo(path, cwd)
-                for k, path in tokens(piece)
-                if k == "path" and path.endswith(tok[1])
+            if tok[0] in ("path", "name") and any(
+                in_repo(path, cwd) for k, path in tokens(piece) if k == "path" and tok[1] in path
             ):
                 continue  # the repository's own file: the agent may have found it anywhere
             where = self._wheres[bisect.bisect_right(self._starts, found) - 1]

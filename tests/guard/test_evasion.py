@@ -134,9 +134,9 @@ def _fooled(digest: dict) -> dict:
         planted = position if kind == "agent ran it" else text
         for n, (body, lesson_kind) in enumerate(
             [
-                (f"Next time: {text}", "trap"),
+                (text, "trap"),
                 (f"Use `{planted}`; it worked.", "fix"),
-                (f"The user prefers this: {text}", "preference"),
+                (f'The user said: "{text}"', "preference"),
             ]
         ):
             lessons.append(

@@ -253,6 +253,13 @@ def _cmd_apply(sub: _Subparsers, common: argparse.ArgumentParser) -> None:
         help="the judge's JSON (per 'hindsight schema'), or - for stdin",
     )
     p.add_argument("--json", action="store_true", help="print the summary as one JSON document")
+    p.add_argument(
+        "--max-new",
+        type=_positive_bytes,
+        default=5,
+        metavar="N",
+        help="new memory entries at most (default: 5), counting only lessons that pass the guard",
+    )
 
 
 def _cmd_commit(sub: _Subparsers, common: argparse.ArgumentParser) -> None:

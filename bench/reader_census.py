@@ -1,0 +1,99 @@
+"""What the Claude Code reader makes of the development set, per source: run before and after a
+reader change and compare (issue #10, the reader side).
+
+Each file of ``../shared/fixtures/claude-code/real/<source>/`` is read as one session, as discovery
+would hand it over. Per source it prints: records used; lines skipped as unknown types; shell
+calls; failed shell calls with an exit code, failed without one (older versions write only the
+output and ``is_error``); harness refusals; timeouts; agent streams; records read twice (the same
+``uuid`` copied into a resumed session); the user's own ``!`` shell commands; sessions that left
+todo lists.
+
+    python bench/reader_census.py [--fixtures DIR] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "src"))
+
+from hindsight import session as s  # noqa: E402
+from hindsight.sources.base import Transcript  # noqa: E402
+from hindsight.sources.claude_code import ClaudeCodeSource  # noqa: E402
+
+COLUMNS = (
+    "records",
+    "unknown",
+    "shell",
+    "failed_exit",
+    "failed_no_exit",
+    "blocked",
+    "timeout",
+    "streams",
+    "dup_uuid",
+    "user_shell",
+    "todo_sessions",
+)
+
+
+def census(files: list[Path]) -> Counter[str]:
+    out: Counter[str] = Counter()
+    source = ClaudeCodeSource()
+    for path in files:
+        st = path.stat()
+        sess = source.read(Transcript(path, "claude-code", path.stem, st.st_size, st.st_mtime), [])
+        out["records"] += sess.stats.records
+        out["unknown"] += sess.stats.skipped["unknown_type"]
+        shells = sess.shell_calls()
+        out["shell"] += len(shells)
+        for call in shells:
+            status = call.status
+            if status == s.ERROR and call.exit_code not in (None, 0):
+                out["failed_exit"] += 1
+            elif status == s.ERROR:
+                out["failed_no_exit"] += 1
+            elif status == s.BLOCKED:
+                out["blocked"] += 1
+            elif status == getattr(s, "TIMEOUT", "timeout"):
+                out["timeout"] += 1
+        out["streams"] += len({e.subagent for e in sess.events})
+        uuids = Counter(e.uuid for e in sess.events if e.uuid and e.kind != s.TOOL)
+        tool_ids = Counter(t.id for t in sess.tools())
+        out["dup_uuid"] += sum(n - 1 for n in uuids.values()) + sum(n - 1 for n in tool_ids.values())
+        out["user_shell"] += sum(1 for e in sess.events if e.kind == getattr(s, "USER_SHELL", "-"))
+        out["todo_sessions"] += bool(sess.final_todos())
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--fixtures",
+        type=Path,
+        default=ROOT.parent / "shared" / "fixtures" / "claude-code" / "real",
+    )
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    sources = sorted(p for p in args.fixtures.iterdir() if p.is_dir())
+    if not sources:
+        raise SystemExit(f"no sources in {args.fixtures}")
+    rows = {src.name: census(sorted(src.glob("*.jsonl"))) for src in sources}
+    total: Counter[str] = Counter()
+    for row in rows.values():
+        total.update(row)
+    if args.json:
+        print(json.dumps({"sources": rows, "total": total}, indent=1))
+        return
+    width = max(len(name) for name in rows)
+    print(f"{'source':<{width}} " + " ".join(f"{c:>{len(c)}}" for c in COLUMNS))
+    for name, row in [*rows.items(), ("TOTAL", total)]:
+        print(f"{name:<{width}} " + " ".join(f"{row[c]:>{len(c)}}" for c in COLUMNS))
+
+
+if __name__ == "__main__":
+    main()

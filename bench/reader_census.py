@@ -17,6 +17,7 @@ import argparse
 import json
 import sys
 from collections import Counter
+from datetime import datetime, timezone
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -35,7 +36,8 @@ COLUMNS = (
     "blocked",
     "timeout",
     "streams",
-    "dup_uuid",
+    "copies",
+    "dup_left",
     "user_shell",
     "todo_sessions",
 )
@@ -44,9 +46,22 @@ COLUMNS = (
 def census(files: list[Path]) -> Counter[str]:
     out: Counter[str] = Counter()
     source = ClaudeCodeSource()
+    sessions = []
     for path in files:
         st = path.stat()
-        sess = source.read(Transcript(path, "claude-code", path.stem, st.st_size, st.st_mtime), [])
+        sessions.append(
+            source.read(Transcript(path, "claude-code", path.stem, st.st_size, st.st_mtime), [])
+        )
+    # Oldest first, as discovery orders them (the fixtures' mtimes are all the copy's).
+    sessions.sort(
+        key=lambda x: (x.started is None, x.started or datetime.min.replace(tzinfo=timezone.utc))
+    )
+    seen: set[tuple[str, str]] = set()
+    for sess in sessions:
+        drop = getattr(s, "drop_copies", None)
+        if drop is not None:
+            drop(sess, seen)
+        out["copies"] += getattr(sess.stats, "copies", 0)
         out["records"] += sess.stats.records
         out["unknown"] += sess.stats.skipped["unknown_type"]
         shells = sess.shell_calls()
@@ -64,8 +79,10 @@ def census(files: list[Path]) -> Counter[str]:
         out["streams"] += len({e.subagent for e in sess.events})
         uuids = Counter(e.uuid for e in sess.events if e.uuid and e.kind != s.TOOL)
         tool_ids = Counter(t.id for t in sess.tools())
-        out["dup_uuid"] += sum(n - 1 for n in uuids.values()) + sum(n - 1 for n in tool_ids.values())
-        out["user_shell"] += sum(1 for e in sess.events if e.kind == getattr(s, "USER_SHELL", "-"))
+        out["dup_left"] += sum(n - 1 for n in uuids.values()) + sum(
+            n - 1 for n in tool_ids.values()
+        )
+        out["user_shell"] += sum(1 for t in sess.tools() if getattr(t, "by_user", False))
         out["todo_sessions"] += bool(sess.final_todos())
     return out
 

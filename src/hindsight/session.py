@@ -22,8 +22,29 @@ ERROR = "error"
 REJECTED = "rejected"  # the user refused the call
 INTERRUPTED = "interrupted"
 BACKGROUND = "background"  # outlived its timeout, moved to the background
-BLOCKED = "blocked"  # refused by the harness or a hook
+BLOCKED = "blocked"  # refused before it ran: a hook, a permission rule, a classifier (refused_by)
+TIMEOUT = "timeout"  # killed by the harness's time limit: not a verdict on the command itself
 PENDING = "pending"  # no result in the transcript (session ended or still running)
+
+# Who refused a BLOCKED call.
+BY_HOOK = "hook"  # a PreToolUse hook of the user's
+BY_PERMISSION = (
+    "permission"  # the user's permission settings, or a directory outside the allowed ones
+)
+BY_CLASSIFIER = "classifier"  # the auto-mode safety classifier
+BY_HARNESS = "harness"  # the agent's own rules ("Blocked: sleep 65 ...")
+
+# Agent-neutral tool kinds (ToolCall.kind): detectors ask these, never an agent's tool names.
+SHELL = "shell"
+READ = "read"
+EDIT = "edit"
+SEARCH = "search"
+FETCH = "fetch"
+SKILL = "skill"
+TODO = "todo"
+AGENT = "agent"  # a subagent started (Task / Agent)
+OTHER = "other"
+USER_SHELL_TOOL = "!"  # ToolCall.name of a command the user typed with ! in the prompt
 
 SEARCH_TOOLS = frozenset(
     {"Grep", "Glob", "LS", "grep_search", "glob", "search_file_content", "list_directory"}
@@ -35,6 +56,22 @@ READ_TOOLS = frozenset({"Read", "NotebookRead", "read_file", "read_many_files"})
 EDIT_TOOLS = frozenset(
     {"Edit", "MultiEdit", "Write", "NotebookEdit", "apply_patch", "replace", "write_file"}
 )
+_KINDS = {
+    **dict.fromkeys(SEARCH_TOOLS, SEARCH),
+    **dict.fromkeys(SHELL_TOOLS, SHELL),
+    **dict.fromkeys(READ_TOOLS, READ),
+    **dict.fromkeys(EDIT_TOOLS, EDIT),
+    **dict.fromkeys(("WebFetch", "web_fetch"), FETCH),
+    **dict.fromkeys(("WebSearch", "google_web_search", "web_search"), SEARCH),
+    **dict.fromkeys(("Skill", "SlashCommand"), SKILL),
+    **dict.fromkeys(("TodoWrite", "TaskCreate", "TaskUpdate", "write_todos"), TODO),
+    **dict.fromkeys(("Task", "Agent"), AGENT),
+    USER_SHELL_TOOL: SHELL,
+}
+
+
+def tool_kind(name: str) -> str:
+    return _KINDS.get(name, OTHER)
 
 
 class Where(Record):
@@ -63,6 +100,12 @@ class ToolCall(Record):
         "duration_s",
         "result_at",
         "result_ts",
+        "kind",
+        "paths",
+        "url",
+        "query",
+        "refused_by",
+        "by_user",
     )
     id: str
     name: str
@@ -76,6 +119,12 @@ class ToolCall(Record):
     duration_s: float | None
     result_at: Where | None
     result_ts: datetime | None
+    kind: str  # agent-neutral: shell/read/edit/search/fetch/skill/todo/agent/other
+    paths: list[str]  # files the call reads or writes, as the agent wrote them
+    url: str | None  # a fetch's address
+    query: str | None  # what a search looked for (pattern, web query)
+    refused_by: str | None  # BY_HOOK / BY_PERMISSION / BY_CLASSIFIER / BY_HARNESS when BLOCKED
+    by_user: bool  # typed by the user (! in the prompt): trusted, and a fix he ran counts
 
     def __init__(
         self,
@@ -91,6 +140,7 @@ class ToolCall(Record):
         duration_s: float | None = None,
         result_at: Where | None = None,
         result_ts: datetime | None = None,
+        by_user: bool = False,
     ) -> None:
         self.id = id
         self.name = name
@@ -104,6 +154,14 @@ class ToolCall(Record):
         self.duration_s = duration_s
         self.result_at = result_at
         self.result_ts = result_ts
+        self.by_user = by_user
+        self.kind = tool_kind(name)
+        self.paths = _input_paths(input)
+        url = input.get("url")
+        self.url = url if isinstance(url, str) else None
+        query = input.get("query") or input.get("pattern")
+        self.query = query if isinstance(query, str) and self.kind == SEARCH else None
+        self.refused_by = None
 
     @property
     def is_shell(self) -> bool:
@@ -111,9 +169,25 @@ class ToolCall(Record):
 
     @property
     def failed(self) -> bool:
-        return self.status in (ERROR, BLOCKED) or (
+        """Did not do its job: it failed, was refused or ran out of time."""
+        return self.status in (ERROR, BLOCKED, TIMEOUT) or (
             self.exit_code not in (None, 0) and not self.interpretation
         )
+
+    @property
+    def failed_on_its_own(self) -> bool:
+        """A shell command that ran and failed, exit code known or not (older versions wrote only
+        the output and an error flag): not refused, not timed out, not a benign exit."""
+        return self.is_shell and self.status == ERROR and self.exit_code != 0
+
+
+def _input_paths(tool_input: dict[str, object]) -> list[str]:
+    out = []
+    for key in ("file_path", "notebook_path", "path"):
+        value = tool_input.get(key)
+        if isinstance(value, str) and value:
+            out.append(value)
+    return out
 
 
 class Event(Record):
@@ -151,17 +225,21 @@ class Event(Record):
 class ReadStats(Record):
     """What a reader saw: records used, and lines it could not use, by reason."""
 
-    _fields = __slots__ = ("records", "skipped", "files_unreadable")
+    _fields = __slots__ = ("records", "skipped", "files_unreadable", "copies")
 
     def __init__(
         self,
         records: int = 0,
         skipped: Counter[str] | None = None,
         files_unreadable: int = 0,
+        copies: int = 0,
     ) -> None:
         self.records = records
         self.skipped: Counter[str] = Counter() if skipped is None else skipped
         self.files_unreadable = files_unreadable
+        # Records (or calls) already read: copied into a resumed session, or rewritten by a
+        # rewind. Used, counted once, never skipped as unreadable.
+        self.copies = copies
 
     @property
     def skipped_total(self) -> int:
@@ -171,6 +249,7 @@ class ReadStats(Record):
         self.records += other.records
         self.skipped.update(other.skipped)
         self.files_unreadable += other.files_unreadable
+        self.copies += other.copies
 
 
 class Session(Record):
@@ -185,6 +264,8 @@ class Session(Record):
         "subagent_files",
         "stats",
         "file_stats",
+        "title",
+        "agent_name",
     )
     __slots__ = (*_fields, "streams")
 
@@ -207,6 +288,10 @@ class Session(Record):
         self.subagent_files: list[Path] = []
         self.stats = ReadStats()
         self.file_stats: dict[Path, ReadStats] = {}
+        # What the agent or the user named the session (ai-title, custom-title: the user's wins)
+        # and the agent's name (agent-name): the agent's words, for the report only.
+        self.title: str | None = None
+        self.agent_name: str | None = None
         # Events split by agent, made once by detect.streams for every detector to share.
         self.streams: list[list[Event]] | None = None
 
@@ -235,6 +320,20 @@ class Session(Record):
         ]
         return lists[-1] if lists else []
 
+    def todo_states(self) -> dict[str, str]:
+        """Each todo of the main agent (by its content) and the last status it had in this session,
+        in the order they first appeared; a todo dropped from a later list keeps its last status."""
+        states: dict[str, str] = {}
+        for event in self.events:
+            if event.kind == TODOS and event.todos is not None and event.subagent is None:
+                for todo in event.todos:
+                    states[todo.get("content", "")] = todo.get("status", "")
+        return states
+
+    def user_commands(self) -> list[ToolCall]:
+        """Shell commands the user typed himself (! in the prompt), in time order."""
+        return [t for t in self.tools() if t.by_user]
+
     def files_read(self) -> list[str]:
         return _paths(self, READ_TOOLS)
 
@@ -256,6 +355,45 @@ class Session(Record):
             elif t.command and is_search_command(t.command):
                 found.append(t.command)
         return found
+
+
+def drop_copies(session: Session, seen: set[tuple[str, str]]) -> int:
+    """Drop the events of ``session`` read already in an earlier session of this run (a resumed
+    session's file starts with a copy of the history it resumed, same ``uuid``); returns how many.
+    ``seen`` carries the keys from one session to the next: read sessions oldest first."""
+    kept: list[Event] = []
+    for event in session.events:
+        if event.uuid is None:
+            kept.append(event)
+            continue
+        # One record may hold several tool calls (1.0.x) or todo lists (parallel results); tool
+        # ids alone are not unique across sessions (a scripted or another agent's ids repeat).
+        elif event.tool is not None:
+            key = (event.kind, f"{event.uuid}:{event.tool.id}")
+        else:
+            key = (event.kind, event.uuid if event.todos is None else f"{event.uuid}{event.todos}")
+        if key in seen:
+            continue
+        seen.add(key)
+        kept.append(event)
+    dropped = len(session.events) - len(kept)
+    if dropped:
+        session.events = kept
+        session.stats.copies += dropped
+    return dropped
+
+
+def completed_later(session: Session, sessions: list[Session]) -> set[str]:
+    """Contents of todos that a session started after ``session`` marked completed: work left open
+    at the end of one session and finished in a later one is not unfinished."""
+    start = session.started
+    done: set[str] = set()
+    for other in sessions:
+        later = other.started
+        if other is session or start is None or later is None or later <= start:
+            continue
+        done.update(c for c, status in other.todo_states().items() if status == "completed")
+    return done
 
 
 def _paths(session: Session, names: frozenset[str]) -> list[str]:

@@ -41,13 +41,19 @@ META_TYPES = frozenset(
         "cost-state",
         "atis-latch",
         "tag",
+        # 2.1.18x and later: file backups, the agent setting, remote-control bridging.
+        "file-history-delta",
+        "agent-setting",
+        "bridge-session",
     }
 )
+# Metadata read for what it names (Session.title, Session.agent_name): small, so parsed.
+NAMED_TYPES = frozenset({"ai-title", "custom-title", "agent-name"})
 
 # Records detection never reads. Most versions write the metadata records' type first; progress
 # records name it within their first few hundred bytes; attachments at the start or the very end.
 SKIP = SkipRules(
-    leading=frozenset(t.encode() for t in META_TYPES),
+    leading=frozenset(t.encode() for t in META_TYPES - NAMED_TYPES),
     early=b'"type":"progress"',
     edge=b'"type":"attachment"',
 )
@@ -143,7 +149,16 @@ def rebuild_user(skim: Skim) -> dict[str, Any] | None:
     head, tail = skim.head, skim.tail
     envelope = head[:_ENVELOPE]  # the envelope sits before the message or after it, never inside
     record: dict[str, Any] = {"type": "user"}
-    for key in ("timestamp", "uuid", "cwd", "sessionId", "version", "gitBranch"):
+    for key in (
+        "timestamp",
+        "uuid",
+        "parentUuid",
+        "agentId",
+        "cwd",
+        "sessionId",
+        "version",
+        "gitBranch",
+    ):
         value = _field(key.encode(), tail, envelope)
         if value is not None:
             record[key] = value

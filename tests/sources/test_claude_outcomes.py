@@ -330,3 +330,21 @@ def test_a_users_failed_command_then_his_fix(tmp_path: Path) -> None:
     ]
     assert sess.prompts() == ["why does the build fail"]
     assert json.dumps(sess.user_commands()[1].as_dict(), default=str)
+
+
+def test_a_failure_without_an_exit_code_reaches_the_detectors_and_the_judge() -> None:
+    # 1.0.126, lines 125 and 128: `rm ecorp/agent_ecorp/*.xlsx ecorp/agent_ecorp/~*` failed
+    # ("No such file or directory", no exit code written), then `rm -f ...` did the job.
+    from hindsight.detect import Options
+    from hindsight.detect.failures import failed_then_fixed
+    from hindsight.judges.rules import RulesJudge
+
+    sess = read_one("odgsully+adhs-working/75574880-fde6-467a-95f5-572eddc9e0f0.jsonl")
+    found = [
+        f for f in failed_then_fixed([sess], Options()) if [w.line for w in f.where] == [125, 128]
+    ]
+    assert [(f.kind, f.data["exit_code"]) for f in found] == [("failed_then_fixed", None)]
+    assert str(found[0].data["fix_command"]).startswith("rm -f ecorp/agent_ecorp/*.xlsx")
+    lessons = RulesJudge().judge(found).lessons
+    assert lessons and all("None" not in lesson.body for lesson in lessons)
+    assert "failed (" in lessons[0].body

@@ -101,9 +101,6 @@ class ToolCall(Record):
         "result_at",
         "result_ts",
         "kind",
-        "paths",
-        "url",
-        "query",
         "refused_by",
         "by_user",
     )
@@ -120,9 +117,6 @@ class ToolCall(Record):
     result_at: Where | None
     result_ts: datetime | None
     kind: str  # agent-neutral: shell/read/edit/search/fetch/skill/todo/agent/other
-    paths: list[str]  # files the call reads or writes, as the agent wrote them
-    url: str | None  # a fetch's address
-    query: str | None  # what a search looked for (pattern, web query)
     refused_by: str | None  # BY_HOOK / BY_PERMISSION / BY_CLASSIFIER / BY_HARNESS when BLOCKED
     by_user: bool  # typed by the user (! in the prompt): trusted, and a fix he ran counts
 
@@ -156,12 +150,25 @@ class ToolCall(Record):
         self.result_ts = result_ts
         self.by_user = by_user
         self.kind = tool_kind(name)
-        self.paths = _input_paths(input)
-        url = input.get("url")
-        self.url = url if isinstance(url, str) else None
-        query = input.get("query") or input.get("pattern")
-        self.query = query if isinstance(query, str) and self.kind == SEARCH else None
         self.refused_by = None
+
+    # Agent-neutral views of the input, made when asked (most calls are never asked).
+    @property
+    def paths(self) -> list[str]:
+        """Files the call reads or writes, as the agent wrote them."""
+        return _input_paths(self.input)
+
+    @property
+    def url(self) -> str | None:
+        """A fetch's address."""
+        url = self.input.get("url")
+        return url if isinstance(url, str) else None
+
+    @property
+    def query(self) -> str | None:
+        """What a search looked for: a pattern, a web query."""
+        query = self.input.get("query") or self.input.get("pattern")
+        return query if isinstance(query, str) and self.kind == SEARCH else None
 
     @property
     def is_shell(self) -> bool:
@@ -388,11 +395,15 @@ def completed_later(session: Session, sessions: list[Session]) -> set[str]:
     at the end of one session and finished in a later one is not unfinished."""
     start = session.started
     done: set[str] = set()
+    if start is None:
+        return done
     for other in sessions:
-        later = other.started
-        if other is session or start is None or later is None or later <= start:
+        if other is session:
             continue
-        done.update(c for c, status in other.todo_states().items() if status == "completed")
+        completed = [c for c, status in other.todo_states().items() if status == "completed"]
+        later = other.started if completed else None  # a min over events: only when it matters
+        if later is not None and later > start:
+            done.update(completed)
     return done
 
 

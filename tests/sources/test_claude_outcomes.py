@@ -348,3 +348,17 @@ def test_a_failure_without_an_exit_code_reaches_the_detectors_and_the_judge() ->
     lessons = RulesJudge().judge(found).lessons
     assert lessons and all("None" not in lesson.body for lesson in lessons)
     assert "failed (" in lessons[0].body
+
+
+def test_a_git_hook_failing_is_the_command_failing(tmp_path: Path) -> None:
+    script = Script()
+    script.prompt("commit", 0)
+    # 1.0.x shape: no exit code, the output first.
+    hook_failed = "husky - pre-commit hook exited with code 1 (error)"
+    script.tool("Bash", {"command": "git commit -m wip"}, 1, 1, hook_failed, error=True)
+    script.tool(
+        "Bash", {"command": "git push"}, 3, 1, "PreToolUse:Bash hook error: [x]: no", error=True
+    )
+    commit, push = session_from_records(tmp_path, script.records).shell_calls()
+    assert (commit.status, commit.refused_by, commit.failed_on_its_own) == (s.ERROR, None, True)
+    assert (push.status, push.refused_by) == (s.BLOCKED, s.BY_HOOK)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from datetime import datetime
 from pathlib import Path
@@ -27,37 +28,48 @@ _INTERRUPTED = "[Request interrupted by user"
 # "...proceed with this tool use", and in 1.0.x also "...take this action right now. STOP ...".
 _REJECTED = "The user doesn't want to "
 _BACKGROUND = "was moved to the background"
+
+
 # Refusals before the command ran, by who refused: a user's hook ("PreToolUse:Bash hook error: ...",
 # 1.0.x "Bash operation blocked by hook:"), the user's permission rules ("Permission to use Bash
 # with command ... has been denied", "cd to '...' was blocked"), the auto-mode classifier, and the
 # harness's own rules ("Blocked: sleep 65 ..."). Anchored at the result's start: the output of a
 # command that ran never starts this way.
-_REFUSALS = (
-    (
-        s.BY_HOOK,
-        re.compile(
-            r"[^\n]{0,80}\bhook\b[^\n]{0,80}\b(?:denied|blocked|error)\b|[^\n]{0,40} operation blocked by hook",
-            re.I,
+@functools.cache
+def _refusals() -> tuple[tuple[str, re.Pattern[str]], ...]:
+    """Compiled on first use: most sessions have no error result at all (start-up matters)."""
+    return (
+        (
+            s.BY_HOOK,
+            re.compile(
+                # Not any "hook ... error": a git pre-commit hook failing is the command failing.
+                r"(?:Pre|Post)ToolUse:\S+ hook\b|\S+ operation blocked by hook"
+                r"|[^\n]{0,40}\bhook\b[^\n]{0,40}\b(?:denied|blocked)\b",
+                re.I,
+            ),
         ),
-    ),
-    (
-        s.BY_CLASSIFIER,
-        re.compile(
-            r"[^\n]{0,200}\b(?:auto[- ]mode|classifier)\b[^\n]{0,200}\b(?:denied|cannot determine the safety|blocked)",
-            re.I,
+        (
+            s.BY_CLASSIFIER,
+            re.compile(
+                r"[^\n]{0,200}\b(?:auto[- ]mode|classifier)\b[^\n]{0,200}"
+                r"\b(?:denied|cannot determine the safety|blocked)",
+                re.I,
+            ),
         ),
-    ),
-    (
-        s.BY_PERMISSION,
-        re.compile(
-            r"Permission to use [^\n]{1,2000}? has been denied|cd to '[^\n]{1,1000}' was blocked|[^\n]{0,80}denied by your permission settings",
-            re.I,
+        (
+            s.BY_PERMISSION,
+            re.compile(
+                r"Permission to use [^\n]{1,2000}? has been denied|cd to '[^\n]{1,1000}' was blocked"
+                r"|[^\n]{0,80}denied by your permission settings",
+                re.I,
+            ),
         ),
-    ),
-    (s.BY_HARNESS, re.compile(r"Blocked: ")),
-)
-_TIMED_OUT = re.compile(r"(?:Exit code -?\d+\n)?Command timed out after ")
-_TAG = re.compile(r"^<tool_use_error>")
+        (s.BY_HARNESS, re.compile(r"Blocked: ")),
+    )
+
+
+_TIMED_OUT = ("Command timed out after ", "Exit code ")
+_TAG = "<tool_use_error>"
 # A shell failure whose output is only "Error" (1.0.x wrote no exit code): for these programs a
 # non-zero exit with nothing printed is an answer, not a failure, as later versions interpret it.
 _BENIGN_SILENT = {
@@ -75,13 +87,9 @@ _BENIGN_SILENT = {
     "[": "Condition is false",
 }
 _TASK_ID = re.compile(r"Task #?(\w+)")
-_BASH_INPUT = re.compile(r"^\s*<bash-input>(.*)</bash-input>\s*$", re.S)
-_BASH_OUTPUT = re.compile(
-    r"^\s*<bash-stdout>(.*)</bash-stdout>\s*<bash-stderr>(.*)</bash-stderr>\s*$", re.S
-)
-_USER_SHELL_FAILED = re.compile(
-    r"command not found|No such file or directory|^(?:error|fatal|Error)\b", re.M
-)
+_BASH_INPUT = r"^\s*<bash-input>(.*)</bash-input>\s*$"
+_BASH_OUTPUT = r"^\s*<bash-stdout>(.*)</bash-stdout>\s*<bash-stderr>(.*)</bash-stderr>\s*$"
+_USER_SHELL_FAILED = r"command not found|No such file or directory|^(?:error|fatal|Error)\b"
 _SUBAGENT_TOOLS = frozenset({"Task", "Agent"})
 
 
@@ -359,7 +367,7 @@ class _Reader:
         self, text: str, record: dict[str, Any], ts: datetime | None, line: int
     ) -> bool:
         """A command the user ran with ! (``<bash-input>``) and its output (``<bash-stdout>``)."""
-        typed = _BASH_INPUT.match(text)
+        typed = re.match(_BASH_INPUT, text, re.S)  # re caches it: rare, so not at import
         if typed:
             command = typed.group(1).strip()
             call = s.ToolCall(
@@ -372,7 +380,7 @@ class _Reader:
             self._event(s.TOOL, ts, line, record, tool=call)
             self.user_shell = (call, ts)
             return True
-        shown = _BASH_OUTPUT.match(text)
+        shown = re.match(_BASH_OUTPUT, text, re.S)
         if shown is None or self.user_shell is None:
             return shown is not None
         call, started = self.user_shell
@@ -383,7 +391,7 @@ class _Reader:
         if started and ts:
             call.duration_s = max(0.0, (ts - started).total_seconds())
         # No exit code is written: output on stderr alone that reads as an error is a failure.
-        failed = not stdout.strip() and _USER_SHELL_FAILED.search(stderr)
+        failed = not stdout.strip() and re.search(_USER_SHELL_FAILED, stderr, re.M)
         call.status = s.ERROR if failed else s.OK
         if "manually backgrounded" in stdout[:200]:
             call.status = s.BACKGROUND
@@ -463,12 +471,15 @@ def _status(call: s.ToolCall, text: str, top: Any) -> str:
         return s.OK
     if head.startswith(_INTERRUPTED):  # 2.0.x: an Esc during the call, written as its error
         return s.INTERRUPTED
-    bare = _TAG.sub("", head)
-    for who, pattern in _REFUSALS:
+    bare = head.removeprefix(_TAG)
+    for who, pattern in _refusals():
         if pattern.match(bare):
             call.refused_by = who
             return s.BLOCKED
-    if _TIMED_OUT.match(bare):
+    # "Command timed out after 2m 0.0s" (1.0.x), "Exit code 143\nCommand timed out after 3m 0s".
+    if bare.startswith(_TIMED_OUT[0]) or (
+        bare.startswith(_TIMED_OUT[1]) and _TIMED_OUT[0] in bare[:40]
+    ):
         return s.TIMEOUT
     return s.ERROR
 

@@ -4,7 +4,7 @@ reader change and compare (issue #10, the reader side).
 Each file of ``../shared/fixtures/claude-code/real/<source>/`` is read as one session, as discovery
 would hand it over. Per source it prints: records used; lines skipped as unknown types; shell
 calls; failed shell calls with an exit code, failed without one (older versions write only the
-output and ``is_error``); harness refusals; timeouts; agent streams; records read twice (the same
+output and ``is_error``), and the failures the detectors act on; harness refusals; timeouts; agent streams; records read twice (the same
 ``uuid`` copied into a resumed session); the user's own ``!`` shell commands; sessions that left
 todo lists.
 
@@ -33,6 +33,7 @@ COLUMNS = (
     "shell",
     "failed_exit",
     "failed_no_exit",
+    "detected",
     "blocked",
     "timeout",
     "streams",
@@ -68,6 +69,11 @@ def census(files: list[Path]) -> Counter[str]:
         out["shell"] += len(shells)
         for call in shells:
             status = call.status
+            # What the failure detectors act on: before #10's reader, a written exit code only.
+            on_its_own = getattr(call, "failed_on_its_own", None)
+            if on_its_own is None:
+                on_its_own = status == s.ERROR and call.exit_code not in (None, 0)
+            out["detected"] += bool(on_its_own)
             if status == s.ERROR and call.exit_code not in (None, 0):
                 out["failed_exit"] += 1
             elif status == s.ERROR:

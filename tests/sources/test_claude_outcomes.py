@@ -330,6 +330,16 @@ def test_a_users_failed_command_then_his_fix(tmp_path: Path) -> None:
     ]
     assert sess.prompts() == ["why does the build fail"]
     assert json.dumps(sess.user_commands()[1].as_dict(), default=str)
+    # The fix the user ran himself is a fix.
+    from hindsight.detect import Options
+    from hindsight.detect.failures import failed_then_fixed
+
+    [found] = failed_then_fixed([sess], Options())
+    assert (found.kind, found.data["command"], found.data["fix_command"]) == (
+        "failed_then_fixed",
+        "make buidl",
+        "make build",
+    )
 
 
 def test_a_failure_without_an_exit_code_reaches_the_detectors_and_the_judge() -> None:

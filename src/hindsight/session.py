@@ -420,9 +420,14 @@ def _paths(session: Session, names: frozenset[str]) -> list[str]:
 _SEARCH_PROGRAMS = frozenset({"grep", "rg", "find", "ls", "fd", "ag", "ack", "locate", "tree"})
 
 
-def is_search_command(command: str) -> bool:
-    """A shell command whose job is looking for something (first program of the pipeline)."""
-    words = command.strip().split()
+def first_program(command: str) -> str:
+    """The program a command line starts with, past ``VAR=x``, sudo, env, time and command."""
+    words = command.split()
     while words and ("=" in words[0] or words[0] in {"sudo", "env", "time", "command"}):
         words = words[1:]
-    return bool(words) and words[0].rsplit("/", 1)[-1] in _SEARCH_PROGRAMS
+    return words[0].rsplit("/", 1)[-1] if words else ""
+
+
+def is_search_command(command: str) -> bool:
+    """A shell command whose job is looking for something (first program of the pipeline)."""
+    return first_program(command) in _SEARCH_PROGRAMS

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import re
 from datetime import datetime
 from pathlib import Path
@@ -15,6 +14,7 @@ from hindsight.clock import parse_iso
 from hindsight.locate import Repo
 from hindsight.session import ReadStats
 from hindsight.sources import claude_files, claude_skim, lines
+from hindsight.sources import claude_outcomes as outcomes
 from hindsight.sources.base import Transcript, why_invalid
 from hindsight.sources.claude_files import AGENT
 from hindsight.sources.claude_skim import META_TYPES, NAMED_TYPES
@@ -23,69 +23,7 @@ OUTPUT_HEAD = 6000  # what detection needs of a tool result: the first error lin
 OUTPUT_TAIL = 2000  # ...and the last ones (test summaries, tracebacks end there)
 
 _NOT_TYPED = re.compile(r"^\s*(<[a-z][a-z0-9_-]*>|Caveat: )")
-_EXIT = re.compile(r"^(?:Error: )?Exit code (-?\d+)")
-_INTERRUPTED = "[Request interrupted by user"
-# "...proceed with this tool use", and in 1.0.x also "...take this action right now. STOP ...".
-_REJECTED = "The user doesn't want to "
-_BACKGROUND = "was moved to the background"
 
-
-# Refusals before the command ran, by who refused: a user's hook ("PreToolUse:Bash hook error: ...",
-# 1.0.x "Bash operation blocked by hook:"), the user's permission rules ("Permission to use Bash
-# with command ... has been denied", "cd to '...' was blocked"), the auto-mode classifier, and the
-# harness's own rules ("Blocked: sleep 65 ..."). Anchored at the result's start: the output of a
-# command that ran never starts this way.
-@functools.cache
-def _refusals() -> tuple[tuple[str, re.Pattern[str]], ...]:
-    """Compiled on first use: most sessions have no error result at all (start-up matters)."""
-    return (
-        (
-            s.BY_HOOK,
-            re.compile(
-                # Not any "hook ... error": a git pre-commit hook failing is the command failing.
-                r"(?:Pre|Post)ToolUse:\S+ hook\b|\S+ operation blocked by hook"
-                r"|[^\n]{0,40}\bhook\b[^\n]{0,40}\b(?:denied|blocked)\b",
-                re.I,
-            ),
-        ),
-        (
-            s.BY_CLASSIFIER,
-            re.compile(
-                r"[^\n]{0,200}\b(?:auto[- ]mode|classifier)\b[^\n]{0,200}"
-                r"\b(?:denied|cannot determine the safety|blocked)",
-                re.I,
-            ),
-        ),
-        (
-            s.BY_PERMISSION,
-            re.compile(
-                r"Permission to use [^\n]{1,2000}? has been denied|cd to '[^\n]{1,1000}' was blocked"
-                r"|[^\n]{0,80}denied by your permission settings",
-                re.I,
-            ),
-        ),
-        (s.BY_HARNESS, re.compile(r"Blocked: ")),
-    )
-
-
-_TIMED_OUT = ("Command timed out after ", "Exit code ")
-_TAG = "<tool_use_error>"
-# A shell failure whose output is only "Error" (1.0.x wrote no exit code): for these programs a
-# non-zero exit with nothing printed is an answer, not a failure, as later versions interpret it.
-_BENIGN_SILENT = {
-    "grep": "No matches found",
-    "egrep": "No matches found",
-    "fgrep": "No matches found",
-    "rg": "No matches found",
-    "ag": "No matches found",
-    "ack": "No matches found",
-    "pgrep": "No processes matched",
-    "pkill": "No processes matched",
-    "diff": "Files differ",
-    "cmp": "Files differ",
-    "test": "Condition is false",
-    "[": "Condition is false",
-}
 _TASK_ID = re.compile(r"Task #?(\w+)")
 _BASH_INPUT = r"^\s*<bash-input>(.*)</bash-input>\s*$"
 _BASH_OUTPUT = r"^\s*<bash-stdout>(.*)</bash-stdout>\s*<bash-stderr>(.*)</bash-stderr>\s*$"
@@ -347,7 +285,7 @@ class _Reader:
                     self._tool_result(block, top, ts, line, record)
                 return
         text = _text_of(content)
-        if _INTERRUPTED in text[:60]:
+        if outcomes.INTERRUPTED in text[:60]:
             self._event(s.INTERRUPT, ts, line, record, text=text.strip())
             return
         if text.lstrip().startswith("<bash-") and self._user_shell(text, record, ts, line):
@@ -423,9 +361,9 @@ class _Reader:
         call.result_ts = ts
         if started and ts:
             call.duration_s = max(0.0, (ts - started).total_seconds())
-        call.status = _status(call, text, top)
+        call.status = outcomes.status(call, text, top)
         if call.is_shell:
-            _shell_outcome(call, text, top)
+            outcomes.shell_outcome(call, text, top)
         if call.status == s.OK:
             self._todos(call, text, ts, line, record)
 
@@ -457,55 +395,6 @@ class _Reader:
             self._stream(record)
         if record.get("subtype") == "compact_boundary":
             self._event(s.COMPACTION, ts, line, record, text="boundary")
-
-
-def _status(call: s.ToolCall, text: str, top: Any) -> str:
-    head = text[:300]
-    if head.startswith(_REJECTED) or top == "User rejected tool use":
-        return s.REJECTED
-    if _BACKGROUND in head:
-        return s.BACKGROUND
-    if isinstance(top, dict) and top.get("interrupted"):
-        return s.INTERRUPTED
-    if not call.is_error:
-        return s.OK
-    if head.startswith(_INTERRUPTED):  # 2.0.x: an Esc during the call, written as its error
-        return s.INTERRUPTED
-    bare = head.removeprefix(_TAG)
-    for who, pattern in _refusals():
-        if pattern.match(bare):
-            call.refused_by = who
-            return s.BLOCKED
-    # "Command timed out after 2m 0.0s" (1.0.x), "Exit code 143\nCommand timed out after 3m 0s".
-    if bare.startswith(_TIMED_OUT[0]) or (
-        bare.startswith(_TIMED_OUT[1]) and _TIMED_OUT[0] in bare[:40]
-    ):
-        return s.TIMEOUT
-    return s.ERROR
-
-
-def _shell_outcome(call: s.ToolCall, text: str, top: Any) -> None:
-    """Exit code and interpretation of a shell call from its result."""
-    exit_match = _EXIT.match(text) or (_EXIT.match(top) if isinstance(top, str) else None)
-    interpretation = top.get("returnCodeInterpretation") if isinstance(top, dict) else None
-    if exit_match:
-        call.exit_code = int(exit_match.group(1))
-    elif call.status == s.OK:
-        call.exit_code = None if interpretation else 0
-    elif call.status == s.ERROR and text.strip() == "Error":
-        # 1.0.x: a non-zero exit with no output, no code; grep finding nothing looks like this.
-        meaning = _BENIGN_SILENT.get(_first_program(call.command or ""))
-        if meaning:
-            call.status, call.is_error, interpretation = s.OK, False, meaning
-    if interpretation:
-        call.interpretation = str(interpretation)
-
-
-def _first_program(command: str) -> str:
-    words = command.split()
-    while words and ("=" in words[0] or words[0] in ("sudo", "env", "command", "time")):
-        words = words[1:]
-    return words[0].rsplit("/", 1)[-1] if words else ""
 
 
 def _todo(item: dict[str, Any]) -> dict[str, str]:

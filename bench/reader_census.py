@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections import Counter
-from datetime import datetime, timezone
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -47,21 +47,16 @@ COLUMNS = (
 def census(files: list[Path]) -> Counter[str]:
     out: Counter[str] = Counter()
     source = ClaudeCodeSource()
-    sessions = []
-    for path in files:
+    # Oldest first, as discovery orders them (by first record: the fixtures' mtimes are the
+    # copy's), sharing the record ids read so far so that a resume's copy counts once.
+    seen: set[str] = set()
+    for path in sorted(files, key=_first_timestamp):
         st = path.stat()
-        sessions.append(
-            source.read(Transcript(path, "claude-code", path.stem, st.st_size, st.st_mtime), [])
-        )
-    # Oldest first, as discovery orders them (the fixtures' mtimes are all the copy's).
-    sessions.sort(
-        key=lambda x: (x.started is None, x.started or datetime.min.replace(tzinfo=timezone.utc))
-    )
-    seen: set[tuple[str, str]] = set()
-    for sess in sessions:
-        drop = getattr(s, "drop_copies", None)
-        if drop is not None:
-            drop(sess, seen)
+        transcript = Transcript(path, "claude-code", path.stem, st.st_size, st.st_mtime)
+        try:
+            sess = source.read(transcript, [], seen)
+        except TypeError:  # a reader from before #10: no shared ids
+            sess = source.read(transcript, [])
         out["copies"] += getattr(sess.stats, "copies", 0)
         out["records"] += sess.stats.records
         out["unknown"] += sess.stats.skipped["unknown_type"]
@@ -91,6 +86,15 @@ def census(files: list[Path]) -> Counter[str]:
         out["user_shell"] += sum(1 for t in sess.tools() if getattr(t, "by_user", False))
         out["todo_sessions"] += bool(sess.final_todos())
     return out
+
+
+def _first_timestamp(path: Path) -> str:
+    with path.open(encoding="utf-8", errors="replace") as handle:
+        for line in handle:
+            found = re.search(r'"timestamp":\s*"([^"]+)"', line)
+            if found:
+                return found.group(1)
+    return ""
 
 
 def main() -> None:

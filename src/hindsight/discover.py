@@ -10,7 +10,7 @@ from hindsight import clock
 from hindsight.context import Context
 from hindsight.errors import HindsightError
 from hindsight.record import Value
-from hindsight.session import Session, drop_copies
+from hindsight.session import Session
 from hindsight.sources.base import Source, Transcript
 from hindsight.state import State
 
@@ -83,8 +83,6 @@ def find(ctx: Context, since: datetime | None) -> list[Group]:
 def read(groups: list[Group]) -> Iterator[Session]:
     """Sessions in the groups' order (oldest first); a record copied into a later session (a
     resume copies the history it continues) counts once, in the session that wrote it first."""
-    seen: set[tuple[str, str]] = set()
+    seen: set[str] = set()
     for group in groups:
-        sess = group.source.read(group.main, group.subagents)
-        drop_copies(sess, seen)
-        yield sess
+        yield group.source.read(group.main, group.subagents, seen)

@@ -149,7 +149,7 @@ class ToolCall(Record):
         self.result_at = result_at
         self.result_ts = result_ts
         self.by_user = by_user
-        self.kind = tool_kind(name)
+        self.kind = _KINDS.get(name, OTHER)
         self.refused_by = None
 
     # Agent-neutral views of the input, made when asked (most calls are never asked).
@@ -362,32 +362,6 @@ class Session(Record):
             elif t.command and is_search_command(t.command):
                 found.append(t.command)
         return found
-
-
-def drop_copies(session: Session, seen: set[tuple[str, str]]) -> int:
-    """Drop the events of ``session`` read already in an earlier session of this run (a resumed
-    session's file starts with a copy of the history it resumed, same ``uuid``); returns how many.
-    ``seen`` carries the keys from one session to the next: read sessions oldest first."""
-    kept: list[Event] = []
-    for event in session.events:
-        if event.uuid is None:
-            kept.append(event)
-            continue
-        # One record may hold several tool calls (1.0.x) or todo lists (parallel results); tool
-        # ids alone are not unique across sessions (a scripted or another agent's ids repeat).
-        elif event.tool is not None:
-            key = (event.kind, f"{event.uuid}:{event.tool.id}")
-        else:
-            key = (event.kind, event.uuid if event.todos is None else f"{event.uuid}{event.todos}")
-        if key in seen:
-            continue
-        seen.add(key)
-        kept.append(event)
-    dropped = len(session.events) - len(kept)
-    if dropped:
-        session.events = kept
-        session.stats.copies += dropped
-    return dropped
 
 
 def completed_later(session: Session, sessions: list[Session]) -> set[str]:

@@ -37,10 +37,13 @@ class ClaudeCodeSource:
     def discover(self, repo: Repo, home: Path, since: datetime | None) -> list[Transcript]:
         return claude_files.find(repo, home, since)
 
-    def read(self, main: Transcript | None, subagents: list[Transcript]) -> s.Session:
+    def read(
+        self, main: Transcript | None, subagents: list[Transcript], seen: set[str] | None = None
+    ) -> s.Session:
         anchor = main or subagents[0]
         session = s.Session(AGENT, anchor.session_id, anchor.path)
-        seen: set[str] = set()  # record uuids of this session: a copy (resume, rewind) counts once
+        # Record uuids read before: a copy (a resume's, in this session or a later one) counts once.
+        seen = set() if seen is None else seen
         if main is not None:
             _Reader(session, None, seen).read(main.path)
         for sub in subagents:
@@ -80,7 +83,7 @@ class _Reader:
         self.agent_id = agent_id
         self.seen = seen
         self.tools: dict[str, tuple[s.ToolCall, datetime | None]] = {}
-        self.known_tools: set[tuple[str, str]] = set()
+        self.known_tools: set[tuple[str, datetime | None]] = set()
         self.paired: set[str] = set()
         self.messages: dict[str, s.Event] = {}
         self.tasks: dict[str, dict[str, str]] = {}
@@ -205,7 +208,12 @@ class _Reader:
     def _event(
         self, kind: str, ts: datetime | None, line: int, record: dict[str, Any], **kw: Any
     ) -> s.Event:
-        sub = self._stream(record)
+        # The main agent's records (most) need no stream lookup.
+        sub = (
+            self.agent_id
+            if self.agent_id is not None or not record.get("isSidechain")
+            else self._stream(record)
+        )
         event = s.Event(
             kind, ts, s.Where(self.path, line), _str(record.get("uuid")), subagent=sub, **kw
         )
@@ -248,10 +256,12 @@ class _Reader:
         name = str(block.get("name", ""))
         raw_input = block.get("input")
         tool_input: dict[str, Any] = raw_input if isinstance(raw_input, dict) else {}
-        tool_id = str(block.get("id", f"{self.path.stem}:{line}"))
+        tool_id = str(
+            block.get("id") or f"{self.path.stem}:{line}"
+        )  # the default made only if needed
         # A rewound copy: a new record uuid, the same call at the same moment (an id alone may
         # repeat where ids are scripted).
-        key = (tool_id, str(record.get("timestamp")))
+        key = (tool_id, ts)
         if key in self.known_tools:
             self.stats.copies += 1
             return

@@ -149,21 +149,17 @@ def rebuild_user(skim: Skim) -> dict[str, Any] | None:
     head, tail = skim.head, skim.tail
     envelope = head[:_ENVELOPE]  # the envelope sits before the message or after it, never inside
     record: dict[str, Any] = {"type": "user"}
-    for key in (
-        "timestamp",
-        "uuid",
-        "parentUuid",
-        "agentId",
-        "cwd",
-        "sessionId",
-        "version",
-        "gitBranch",
-    ):
+    for key in ("timestamp", "uuid", "cwd", "sessionId", "version", "gitBranch"):
         value = _field(key.encode(), tail, envelope)
         if value is not None:
             record[key] = value
     if _flag(b"isSidechain", envelope, tail):
         record["isSidechain"] = True
+        # Which subagent (1.0.x inline sidechains): its chain, or its id.
+        for key in ("parentUuid", "agentId"):
+            value = _field(key.encode(), tail, envelope)
+            if value is not None:
+                record[key] = value
     if _flag(b"isMeta", head[:_HEAD_SCAN]):
         record["isMeta"] = True
     tool_use_id = _field(b"tool_use_id", envelope)

@@ -298,7 +298,7 @@ class _Reader:
         if outcomes.INTERRUPTED in text[:60]:
             self._event(s.INTERRUPT, ts, line, record, text=text.strip())
             return
-        if text.lstrip().startswith("<bash-") and self._user_shell(text, record, ts, line):
+        if "<bash-" in text[:24] and self._user_shell(text, record, ts, line):
             return
         if record.get("isMeta") or not text.strip() or _NOT_TYPED.match(text):
             return

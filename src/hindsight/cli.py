@@ -27,6 +27,7 @@ examples:
   hindsight scan --since 7d          list the transcripts a run would read (writes nothing)
   hindsight memory show              print the hindsight block of MEMORY.md
   hindsight status                   where the files live, the watermark, the last run
+  hindsight scrub --dry-run          secrets older versions wrote, redacted in place
   hindsight <command> --help         options and examples of one command
 
 Every command takes --repo DIR, --claude-home DIR and --memory-dir DIR after its name.
@@ -252,6 +253,13 @@ def _cmd_apply(sub: _Subparsers, common: argparse.ArgumentParser) -> None:
         help="the judge's JSON (per 'hindsight schema'), or - for stdin",
     )
     p.add_argument("--json", action="store_true", help="print the summary as one JSON document")
+    p.add_argument(
+        "--max-new",
+        type=_positive_bytes,
+        default=5,
+        metavar="N",
+        help="new memory entries at most (default: 5), counting only lessons that pass the guard",
+    )
 
 
 def _cmd_commit(sub: _Subparsers, common: argparse.ArgumentParser) -> None:
@@ -381,6 +389,18 @@ def _cmd_status(sub: _Subparsers, common: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON document")
 
 
+def _cmd_scrub(sub: _Subparsers, common: argparse.ArgumentParser) -> None:
+    p = _add(
+        sub,
+        "scrub",
+        "redact secrets that earlier versions wrote (memory block, archive, reports, state, hook log)",
+        "  hindsight scrub --dry-run\n  hindsight scrub\n  hindsight scrub --json\n",
+        common,
+    )
+    p.add_argument("--dry-run", action="store_true", help="say what would change, change nothing")
+    p.add_argument("--json", action="store_true", help="print one JSON document")
+
+
 def _cmd_selfcheck(sub: _Subparsers, common: argparse.ArgumentParser) -> None:
     _add(
         sub,
@@ -402,6 +422,7 @@ _COMMANDS: dict[str, Callable[[_Subparsers, argparse.ArgumentParser], None]] = {
     "install": _cmd_install,
     "hook": _cmd_hook,
     "status": _cmd_status,
+    "scrub": _cmd_scrub,
     "selfcheck": _cmd_selfcheck,
 }
 

@@ -96,5 +96,8 @@ def find(ctx: Context, window: Window) -> list[Group]:
 
 
 def read(groups: list[Group]) -> Iterator[Session]:
+    """Sessions in the groups' order (oldest first); a record copied into a later session (a
+    resume copies the history it continues) counts once, in the session that wrote it first."""
+    seen: set[str] = set()
     for group in groups:
-        yield group.source.read(group.main, group.subagents)
+        yield group.source.read(group.main, group.subagents, seen)

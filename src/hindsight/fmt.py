@@ -29,8 +29,23 @@ def printable(text: str) -> str:
 
 
 def clip(text: str, limit: int) -> str:
-    text = " ".join(text.split())
+    """``text`` on one line within ``limit`` characters, redacted first: a secret cut in half
+    would no longer match its pattern, and its first half would leak."""
+    from hindsight.redact import redact
+
+    text = " ".join(redact(text).split())
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+BREAKS = " \n\t\"',;"
+
+
+def whole_words(head: str) -> str:
+    """``head`` without its last, cut word: half a secret cut before redaction would match no
+    pattern and leak its first half (redaction runs later, on what detection quotes). A word
+    longer than any secret (a 30 MB run of one character) is kept as it is."""
+    cut = max(head.rfind(c) for c in BREAKS) + 1
+    return head[:cut] if len(head) - cut < 1024 else head
 
 
 def size(n: float) -> str:

@@ -103,21 +103,21 @@ def _refuse_link(path: Path) -> None:
         raise HindsightError(f"{path} is a symbolic link; hindsight does not write through links")
 
 
-def confine(root: Path, path: Path) -> None:
-    """Refuse a write whose path leaves ``root`` through a symbolic link below it.
+def confine(root: Path, path: Path, verb: str = "write") -> None:
+    """Refuse a write (or a read) whose path leaves ``root`` through a symbolic link below it.
 
     The memory folder itself may be a link (the user's choice); nothing under it may be.
     """
     try:
         rel = path.relative_to(root)
     except ValueError as exc:
-        raise HindsightError(f"{path} is outside {root}; refusing to write") from exc
+        raise HindsightError(f"{path} is outside {root}; refusing to {verb}") from exc
     probe = root
     for part in rel.parts:
         probe = probe / part
         if probe.is_symlink():
             raise HindsightError(
-                f"{probe} is a symbolic link; hindsight does not write through links"
+                f"{probe} is a symbolic link; hindsight does not {verb} through links"
             )
 
 

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from datetime import date
 from pathlib import Path
 
-from hindsight import clock, fsutil, layout
+from hindsight import clock, fmt, fsutil, layout
 from hindsight.errors import HindsightError
 from hindsight.record import Record, Value
 
@@ -200,7 +200,11 @@ def fit(lines: list[str], max_bytes: int, newline: str = "\n") -> tuple[list[str
 
 
 def archive_section(pruned: Sequence[str], day: date) -> bytes:
-    body = "".join(line + "\n" for line in pruned)
+    """Pruned entries as appended to the archive: verbatim, but redacted (a hand-written or older
+    entry may hold a secret; hindsight's own are redacted already, so they stay as they were)."""
+    from hindsight.redact import redact
+
+    body = "".join(redact(line) + "\n" for line in pruned)
     return encode(f"\n## Archived {day.isoformat()}\n\n{body}")
 
 
@@ -341,7 +345,7 @@ def check(doc: Document, max_bytes: int = DEFAULT_MAX_BYTES) -> list[str]:
         label = f"entry {number}"
         if not match:
             problems.append(
-                f"{label}: not in the form '- **title** (YYYY-MM-DD) body [kind]': {line[:80]}"
+                f"{label}: not in the form '- **title** (YYYY-MM-DD) body [kind]': {fmt.clip(line, 80)}"
             )
         else:
             label = f"entry {number} ({match['title']})"

@@ -97,7 +97,11 @@ def test_watermark_is_the_scan_start_and_a_resumed_session_is_read_again(tmp_pat
     assert (memory / "MEMORY.md").read_bytes() == before
     assert report.read_bytes() == report_before  # earlier reports are never rewritten
     new = (memory / "hindsight" / "reports" / "2030-03-18.md").read_text()
-    assert "**`pytest -x` fails here (wrong path)**" in new
+    # Report-only lessons stand as data, in a fence: only what passed the memory gate is text.
+    assert (
+        "Report only (trap, strength 3)\n   ```text\n   `pytest -x` fails here (wrong path)\n"
+        in new
+    )
 
 
 def test_dry_run_writes_nothing(tmp_path: Path) -> None:

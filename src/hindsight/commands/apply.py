@@ -31,7 +31,12 @@ def run(args: argparse.Namespace) -> int:
     # re-read from the sessions the digest covered.
     saved = state.load(ctx.memory_dir)
     gathered = pipeline.gather(ctx, None, since_at=saved.scan_since) if saved.scan_since else None
-    applied = pipeline.apply(ctx, judgement, gathered=gathered)
+    # The findings map the judge's evidence keys back to sessions: the trust gate admits to memory
+    # only what the trusted evidence of the cited findings supports.
+    findings = pipeline.find(gathered) if gathered else []
+    applied = pipeline.apply(
+        ctx, judgement, gathered=gathered, findings=findings, max_new=args.max_new
+    )
     summary = {
         "lessons": len(applied.lessons),
         "already_reported": applied.already_reported,
@@ -39,6 +44,7 @@ def run(args: argparse.Namespace) -> int:
         "duplicates_refused": len(applied.memory.duplicates),
         "pruned": len(applied.memory.pruned),
         "quarantined": applied.quarantined,
+        "held": len(applied.held),
         "report": applied.report_path,
     }
     if args.json:

@@ -96,6 +96,7 @@ def _run(ctx: Context, args: argparse.Namespace, judge: judges.Judge) -> dict[st
             findings=findings,
             dry_run=args.dry_run,
             max_new=args.max_new,
+            own_judge=judge.name == "rules",
             commit=True,
         )
         watermark = None if args.dry_run else gathered.scan_started
@@ -113,6 +114,7 @@ def _run(ctx: Context, args: argparse.Namespace, judge: judges.Judge) -> dict[st
         "over_run_cap": applied.over_run_cap,
         "pruned": len(applied.memory.pruned),
         "quarantined": applied.quarantined,
+        "held": len(applied.held),
         "memory": str(ctx.memory_dir / "MEMORY.md"),
         "report": applied.report_path,
         "watermark": clock.iso(watermark) if watermark else None,
@@ -145,6 +147,7 @@ def _nothing(ctx: Context, gathered: pipeline.Gathered, dry_run: bool) -> dict[s
         "over_run_cap",
         "pruned",
         "quarantined",
+        "held",
     )
     summary: dict[str, Any] = {
         "sessions_read": 0,

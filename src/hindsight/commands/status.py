@@ -15,11 +15,17 @@ from hindsight.output import print_json
 from hindsight.report import reports_dir
 
 
-def _tail(path: Path, lines: int = 3) -> list[str]:
+def _tail(memory_dir: Path, lines: int = 3) -> list[str]:
+    """The hook log's last lines, redacted (logs written by older versions were not), read
+    without following a link out of the memory folder."""
+    from hindsight import confined
+    from hindsight.redact import redact
+
+    path = layout.hook_log(memory_dir)
     try:
-        return path.read_text(encoding="utf-8", errors="replace").splitlines()[-lines:]
-    except OSError:
-        return []
+        return [redact(line) for line in confined.read_lines(memory_dir, path, lines)]
+    except HindsightError as exc:
+        return [f"(not shown: {exc})"]
 
 
 def _unopenable(groups: list[discover.Group]) -> list[tuple[str, str]]:
@@ -93,13 +99,20 @@ def run(args: argparse.Namespace) -> int:
         ]
     except HindsightError as exc:
         problems.append(str(exc))
-    info["hook_log"] = _tail(layout.hook_log(ctx.memory_dir))
+    info["hook_log"] = _tail(ctx.memory_dir)
     info["problems"] = problems
     if args.json:
         print_json(info)
         return 0
+    _print_text(info, problems)
+    return 0
+
+
+def _print_text(info: dict[str, Any], problems: list[str]) -> None:
+    from hindsight.redact import redact
+
     for key in ("repo", "memory", "archive", "reports", "state"):
-        print(f"{key:<10} {info[key]}")
+        print(redact(f"{key:<10} {info[key]}"))
     if not info["claude_home_exists"]:
         print(f"{'claude':<10} no Claude Code home at {info['claude_home']} (no sessions to read)")
     hook = ", ".join(info["hook_installed"]) or "not installed ('hindsight install --hook')"
@@ -118,9 +131,8 @@ def run(args: argparse.Namespace) -> int:
     last = info.get("last_run")
     if last:
         verdict = "ok" if last.get("ok") else f"FAILED: {last.get('error')}"
-        print(f"{'last run':<10} {last.get('at')} {verdict}")
+        print(redact(f"{'last run':<10} {last.get('at')} {verdict}"))
     for line in info["hook_log"]:
         print(f"{'hook log':<10} {line}")
     for problem in problems:
-        print(f"problem    {problem}")
-    return 0
+        print(redact(f"problem    {problem}"))

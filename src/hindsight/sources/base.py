@@ -90,8 +90,13 @@ class Source(Protocol):
         looked at goes to ``window.problem``."""
         ...
 
-    def read(self, main: Transcript | None, subagents: list[Transcript]) -> Session:
-        """One session from its main file and its subagent files; never raises on bad content."""
+    def read(
+        self, main: Transcript | None, subagents: list[Transcript], seen: set[str] | None = None
+    ) -> Session:
+        """One session from its main file and its subagent files; never raises on bad content.
+
+        ``seen`` holds the ids of records read before in this run (shared across sessions, read
+        oldest first): a record copied into a resumed session counts once, where it was first."""
         ...
 
 

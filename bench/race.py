@@ -43,7 +43,9 @@ print(n)
 """
 
 
-def race(folder: Path, seconds: float, delay: float, mode: str = "both") -> dict[str, float]:
+def race(
+    folder: Path, seconds: float, delay: float, mode: str = "both", min_runs: int = 0
+) -> dict[str, float]:
     from hindsight.errors import HindsightError
     from hindsight.memory import ARCHIVE_FILE, Entry, MemoryStore
 
@@ -60,7 +62,7 @@ def race(folder: Path, seconds: float, delay: float, mode: str = "both") -> dict
     runs = gave_up = 0
     deadline = time.monotonic() + seconds
     try:
-        while time.monotonic() < deadline:
+        while time.monotonic() < deadline or runs < min_runs:
             entry = Entry.make(f"Lesson {runs}", "a body " * 8, "trap", date(2026, 11, 30))
             try:
                 store.add([entry], max_bytes=1024)
@@ -100,10 +102,13 @@ def main() -> int:
     parser.add_argument(
         "--writer", choices=("both", "inplace", "rename"), default="both", help="how it writes"
     )
+    parser.add_argument(
+        "--min-runs", type=int, default=0, help="go on past --seconds until this many adds"
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="hindsight-race-") as tmp:
-        result = race(Path(tmp), args.seconds, args.delay, args.writer)
+        result = race(Path(tmp), args.seconds, args.delay, args.writer, args.min_runs)
     if args.json:
         print(json.dumps(result))
     else:

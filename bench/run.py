@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -145,6 +146,9 @@ def main() -> None:
     measure(real, cwd=repo)
     noop = [measure(run_argv(memory), cwd=repo) for _ in range(args.runs)]
     helps = [measure([*hindsight, "--help"]) for _ in range(max(args.runs, 5))]
+    # The corpus is kept for the next series; these two folders are not needed again.
+    shutil.rmtree(empty_home, ignore_errors=True)
+    shutil.rmtree(memory, ignore_errors=True)
 
     def stat(name: str, key: str) -> dict[str, float]:
         return summary([r[key] for r in results[name]])

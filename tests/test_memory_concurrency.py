@@ -81,7 +81,7 @@ def test_an_unlocked_writer_loses_no_edit(tmp_path: Path) -> None:
     """The short form of bench/race.py: a writer editing MEMORY.md as Claude Code does (read,
     write back in place or by rename) while hindsight adds entries, every swap delayed."""
     done = subprocess.run(
-        [sys.executable, str(BENCH / "race.py"), "--seconds", "3", "--json"],
+        [sys.executable, str(BENCH / "race.py"), "--seconds", "3", "--min-runs", "10", "--json"],
         capture_output=True,
         text=True,
         timeout=120,
@@ -89,5 +89,6 @@ def test_an_unlocked_writer_loses_no_edit(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stdout + done.stderr
     result = json.loads(done.stdout)
-    assert result["runs"] >= 5 and result["writer_edits"] >= 50
+    # A count of adds, not only seconds: a loaded CI machine still races the writer enough.
+    assert result["runs"] >= 10 and result["writer_edits"] >= 10
     assert result["lost_edits"] == 0 and result["duplicated_lines"] == 0

@@ -15,6 +15,19 @@ def duration(seconds: float) -> str:
     return f"{minutes} min {rest} s" if rest else f"{minutes} min"
 
 
+def count(n: int, word: str, many: str | None = None) -> str:
+    """``1 session``, ``2 sessions``: a number with its noun in the right form."""
+    return f"{n} {word if n == 1 else many or word + 's'}"
+
+
+def printable(text: str) -> str:
+    """Bytes of a file name that are not UTF-8 (kept by Python as surrogates) as ``\\xe9``:
+    every file, JSON document and terminal takes the text then."""
+    if text.isascii():
+        return text
+    return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
 def clip(text: str, limit: int) -> str:
     """``text`` on one line within ``limit`` characters, redacted first: a secret cut in half
     would no longer match its pattern, and its first half would leak."""

@@ -284,7 +284,7 @@ class MemoryStore:
             txn.recover(self.folder)
             result = self.plan(wanted, max_bytes)
             if result.added or result.pruned:
-                txn.run(self.folder, txn.Intent.for_memory(result, day))
+                txn.run(self.folder, txn.Intent.for_memory(self, result, day))
             return result
 
     def swap_lines(self, add: Sequence[str], prune: Sequence[str]) -> None:
@@ -296,7 +296,7 @@ class MemoryStore:
         """
         gone = set(prune)
         for _ in range(_MERGE_ATTEMPTS):
-            before = fsutil.read_bytes(self.path)
+            before = fsutil.read_settled(self.path)
             doc = parse(decode(before or b""), self.path)
             present = {key_of_line(line) for line in doc.lines}
             fresh = [line for line in add if key_of_line(line) not in present]

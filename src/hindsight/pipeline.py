@@ -7,17 +7,20 @@ import functools
 import re
 from collections.abc import Callable
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
-from hindsight import clock, detect, discover, fsutil, layout, redact, report, state, txn
+from hindsight import admit, clock, detect, discover, fsutil, layout, redact, report, state, txn
 from hindsight.context import Context
 from hindsight.detect import Finding
+from hindsight.fmt import printable
 from hindsight.lessons import Judgement, Lesson
 from hindsight.memory import DEFAULT_MAX_BYTES, AddResult, Entry, MemoryStore
 from hindsight.progress import Progress
 from hindsight.record import Record
 from hindsight.screen import Screen
 from hindsight.session import ReadStats, Session
+from hindsight.sources.base import Window, file_key
 
 MAX_NEW_MEMORY = 5
 
@@ -31,6 +34,9 @@ class Gathered(Record):
         "bytes_read",
         "stats",
         "explicit_since",
+        "progress",
+        "unread",
+        "horizon",
     )
     since: datetime
     scan_started: datetime
@@ -39,6 +45,9 @@ class Gathered(Record):
     bytes_read: int
     stats: ReadStats
     explicit_since: bool
+    progress: dict[str, tuple[int, float]]  # file key -> (size, mtime) of each file read through
+    unread: list[tuple[str, str]]  # (path, why) of each file that stays pending
+    horizon: datetime | None  # the horizon to keep if none was saved yet
 
     def __init__(
         self,
@@ -49,6 +58,9 @@ class Gathered(Record):
         bytes_read: int,
         stats: ReadStats,
         explicit_since: bool = False,
+        progress: dict[str, tuple[int, float]] | None = None,
+        unread: list[tuple[str, str]] | None = None,
+        horizon: datetime | None = None,
     ) -> None:
         self.since = since
         self.scan_started = scan_started
@@ -57,6 +69,9 @@ class Gathered(Record):
         self.bytes_read = bytes_read
         self.stats = stats
         self.explicit_since = explicit_since
+        self.progress = {} if progress is None else progress
+        self.unread = [] if unread is None else unread
+        self.horizon = horizon
 
     def trusted_texts(self) -> list[str]:
         """What the user typed and the commands the agent ran: the only text that may instruct."""
@@ -78,15 +93,23 @@ def gather(
     show_progress: bool = False,
     since_at: datetime | None = None,
 ) -> Gathered:
-    """Read every pending session; the scan start is taken before listing, so nothing slips by."""
+    """Read every pending session; the scan start is taken before listing, so nothing slips by.
+
+    Each file read through is recorded in ``progress``; each that could not be (unreadable,
+    gone, a link loop) in ``unread``: it stays pending and the run names it.
+    """
     scan_started = clock.now()
+    horizon = None
     if since_at is not None:
         since = since_at
+        window = Window(since=since_at.timestamp())
     else:
         saved = state.load(ctx.memory_dir, tolerate_corrupt=bool(since_arg))
         since = discover.window_start(since_arg, saved, scan_started)
+        window = discover.window(since_arg, saved, scan_started)
+        horizon = discover.horizon(saved, scan_started)
 
-    groups = discover.find(ctx, since)
+    groups = discover.find(ctx, window)
     total = sum(t.size for g in groups for t in g.files)
     bar = Progress(len(groups), total, show_progress)
     sessions: list[Session] = []
@@ -101,7 +124,27 @@ def gather(
     finally:
         bar.close()
     transcripts = sum(len(g.files) for g in groups)
-    return Gathered(since, scan_started, sessions, transcripts, total, stats, bool(since_arg))
+    progress: dict[str, tuple[int, float]] = {}
+    unread = [(printable(path), why) for path, why in window.problems]
+    for group, sess in zip(groups, sessions, strict=True):
+        for t in group.files:
+            file_stats = sess.file_stats.get(t.path)
+            if file_stats is None or file_stats.files_unreadable:
+                unread.append((printable(str(t.path)), "could not be read"))
+            else:
+                progress[file_key(str(t.path))] = (t.size, t.mtime)
+    return Gathered(
+        since,
+        scan_started,
+        sessions,
+        transcripts,
+        total,
+        stats,
+        bool(since_arg),
+        progress,
+        unread,
+        horizon,
+    )
 
 
 def find(gathered: Gathered, options: detect.Options | None = None) -> list[Finding]:
@@ -186,7 +229,18 @@ def apply(
         out.quarantine = _quarantine(fresh, screen)
         out.quarantined = len(out.quarantine)
         out.lessons = fresh.lessons
-        out.held = _hold(ctx, fresh, gathered, findings or [], own_judge, max_new)
+        # Default-deny (admit) and the trust gate both leave a lesson in the report, the reason
+        # on its heading there.
+        known = admit.in_repository(_git_root(ctx), ctx.memory_dir)
+        denied = {
+            x.title: admit.REASON
+            for x in fresh.lessons
+            if x.memory and admit.denial(f"{x.title}\n{x.body}", known)
+        }
+        out.held = {
+            **denied,
+            **_hold(ctx, fresh, gathered, findings or [], own_judge, max_new, denied),
+        }
         today = clock.today()
         # The cap counts only lessons that passed both gates: a fooled judge cannot fill it first.
         wanted = sorted(
@@ -214,11 +268,16 @@ def apply(
         text = report.chunk(ctx.memory_dir, today, out.section) if has_content else ""
         out.report_path = str(report.report_path(ctx.memory_dir, today)) if text else None
         keys = fresh.keys() | {k for q in out.quarantine for k in q.evidence}
-        progress = {"scan_started": clock.iso(gathered.scan_started)} if gathered else {}
+        progress: dict[str, Any] = {}
+        if gathered:
+            progress["scan_started"] = clock.iso(gathered.scan_started)
         if commit and gathered:
             progress["commit"] = clock.iso(gathered.scan_started)
+            progress["files"] = {k: list(v) for k, v in gathered.progress.items()}
+            if gathered.horizon is not None:
+                progress["horizon"] = clock.iso(gathered.horizon)
         intent = txn.Intent.for_memory(
-            out.memory, today, report=text, reported=sorted(keys), state=progress
+            store, out.memory, today, report=text, reported=sorted(keys), state=progress
         )
         txn.run(ctx.memory_dir, intent)
         return out
@@ -288,6 +347,10 @@ def _quarantine(judgement: Judgement, screen: Screen) -> list[Quarantined]:
     return out
 
 
+def _git_root(ctx: Context) -> Path | None:
+    return ctx.repo.root if ctx.repo.is_git else None
+
+
 _KEY = functools.cache(lambda: re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:\-]{0,79}"))
 _JUDGE = functools.cache(lambda: re.compile(r"[A-Za-z0-9][A-Za-z0-9 ._\-]{0,39}"))
 
@@ -305,6 +368,7 @@ def _hold(
     findings: list[Finding],
     own_judge: bool,
     max_new: int,
+    denied: dict[str, str],
 ) -> dict[str, str]:
     """The memory gate (``trust``): memory-worthy lessons not built from trusted pieces stay in
     the report, each with the reason. Returns title -> reason.
@@ -312,7 +376,10 @@ def _hold(
     Strongest first, and only until ``max_new`` have passed: the rest stay in the report anyway,
     and the gate reads each cited session's tool output, so checking them would cost a hook run.
     """
-    wanted = sorted((x for x in judgement.lessons if x.memory), key=lambda x: -x.strength)
+    wanted = sorted(
+        (x for x in judgement.lessons if x.memory and x.title not in denied),
+        key=lambda x: -x.strength,
+    )
     if not wanted:
         return {}
     from hindsight import taint, trust
@@ -364,9 +431,7 @@ def commit(ctx: Context, scan_started: datetime | None = None) -> datetime | Non
         start = scan_started or saved.scan_started
         if start is None:
             return None
-        if saved.last_scan is None or start > saved.last_scan:
-            saved.last_scan = start
-        saved.scan_started = None
+        state.commit_files(saved, start, saved.scan_files, discover.horizon(saved, start))
         state.save(ctx.memory_dir, saved)
         return saved.last_scan
 

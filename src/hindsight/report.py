@@ -32,7 +32,7 @@ def chunk(memory_dir: Path, day: date, section: str) -> str:
         return ""
     from hindsight.redact import redact
 
-    text = redact(section if section.endswith("\n") else section + "\n")
+    text = fmt.printable(redact(section if section.endswith("\n") else section + "\n"))
     existing = fsutil.read_bytes(report_path(memory_dir, day))
     header = "" if existing else f"# hindsight report {day.isoformat()}\n"
     return header + "\n" + text
@@ -84,8 +84,10 @@ def render_section(
     lines = [f"## {when.astimezone().strftime('%H:%M')} run ({judgement.judge} judge)", ""]
     if gathered is not None:
         lines.append(
-            f"Read {len(gathered.sessions)} sessions ({gathered.transcripts} transcripts, "
-            f"{gathered.stats.records} records, {gathered.stats.skipped_total} lines skipped) "
+            f"Read {fmt.count(len(gathered.sessions), 'session')} "
+            f"({fmt.count(gathered.transcripts, 'transcript')}, "
+            f"{fmt.count(gathered.stats.records, 'record')}, "
+            f"{fmt.count(gathered.stats.skipped_total, 'line')} skipped) "
             f"changed since {gathered.since.astimezone().strftime('%Y-%m-%d %H:%M')}."
         )
         lines.append("")
@@ -135,7 +137,11 @@ def render_section(
     interrupts = sum(int(f.data.get("count", 0)) for f in findings if f.kind == "interrupts")
     if interrupts:
         sessions = sum(1 for f in findings if f.kind == "interrupts")
-        lines += [f"The user interrupted the agent {interrupts} times in {sessions} sessions.", ""]
+        lines += [
+            f"The user interrupted the agent {fmt.count(interrupts, 'time')} "
+            f"in {fmt.count(sessions, 'session')}.",
+            "",
+        ]
     if quarantine:
         lines += ["### Quarantined", ""]
 

@@ -11,6 +11,7 @@ import orjson
 from hindsight import lessons, pipeline, state
 from hindsight.context import Context
 from hindsight.errors import HindsightError
+from hindsight.fmt import count
 from hindsight.output import print_json
 
 
@@ -50,9 +51,13 @@ def run(args: argparse.Namespace) -> int:
         print_json(summary)
     else:
         print(
-            f"{summary['lessons']} new lessons ({summary['already_reported']} reported before); memory: "
-            f"{summary['lessons_added']} added, {summary['duplicates_refused']} duplicates, {summary['pruned']} pruned"
+            f"{count(len(applied.lessons), 'new lesson')} ({summary['already_reported']} reported "
+            f"before); memory: {summary['lessons_added']} added, "
+            f"{summary['duplicates_refused']} duplicates, {summary['pruned']} pruned; "
+            f"{summary['quarantined']} quarantined"
         )
+        for item in applied.quarantine:
+            print(f"quarantined: {item.reason} (from {item.where}, sha256 {item.digest})")
         if applied.report_path:
             print(f"report: {applied.report_path}")
     return 0

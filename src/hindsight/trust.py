@@ -68,6 +68,17 @@ def own_words() -> frozenset[str]:
     for phrase in classify.PHRASES:
         found.update(phrase.split())
     found.update(_STATUSES)
+    from hindsight.detect import shell
+
+    # The detectors' own names for a failure's category ("missing dependency", "wrong path").
+    for category in (
+        shell.MISSING_DEPENDENCY,
+        shell.WRONG_PATH,
+        shell.AUTH,
+        shell.WRONG_INVOCATION,
+        shell.OTHER,
+    ):
+        found.update(category.split())
     return frozenset(found)
 
 

@@ -2,6 +2,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from conftest import Script, recorded_sessions, session_from_records, shared_fixture
 from hindsight.detect import Options, conversation
 
@@ -82,3 +84,48 @@ def test_library_swapped(tmp_path: Path) -> None:
     s = Script().bash("pip uninstall -y requests", 0, 2).bash("pip install httpx", 5, 3)
     (f,) = conversation.abandoned([session_from_records(tmp_path, s.records)], Options())
     assert (f.data["dropped"], f.data["adopted"]) == ("requests", "httpx")
+
+
+@pytest.mark.parametrize(
+    ("prompt", "quote"),
+    [
+        # Prompts of the development set (issue #10).
+        ("do a pr instead", "do a pr instead"),
+        (
+            "what do you mean? explain instead of doing random things which don't help",
+            "what do you mean? explain instead of doing random things which don't help",
+        ),
+        # A pasted terminal log after the instruction is context, not what the user said.
+        (
+            "wrong, you must open the link to see the errors.\n(base) ➜ ./scripts/start.sh "
+            + "x" * 300,
+            "wrong, you must open the link to see the errors.",
+        ),
+        # The harness's words in the user's turn.
+        (
+            "Stop hook feedback: - [uv run .claude/hooks/stop.py --chat]: error: Failed to spawn: "
+            "`.claude/hooks/stop.py` Caused by: No such file or directory (os error 2)",
+            None,
+        ),
+        # A new request, not a correction; a pasted page whose "should" comes late.
+        (
+            "actually, can you deploy this to cloudflare? there should be a cloudflare cli tool on here",
+            None,
+        ),
+        (
+            "did you read this Server-side authentication in Next.js You can set up your Next.js "
+            "App Router app to have access to the authentication state on the server. Setup Make "
+            "sure your React providers and middleware are correctly set up first. You should not",
+            None,
+        ),
+    ],
+)
+def test_what_the_user_said(prompt: str, quote: str | None) -> None:
+    assert conversation.said(prompt) == quote
+
+
+def test_hook_feedback_after_a_failure_is_not_a_correction(tmp_path: Path) -> None:
+    s = Script().bash("make", 0, 1, 2, "make: *** [all] Error 1")
+    s.prompt("Stop hook feedback: - [uv run .claude/hooks/stop.py]: error: don't stop", 3)
+    sess = session_from_records(tmp_path, s.records)
+    assert [f for f in conversation.corrections([sess], Options()) if f.kind == "correction"] == []

@@ -11,10 +11,36 @@ from hindsight.detect import Finding, Options, evidence_key, shell
 from hindsight.detect.streams import main_stream, relative, shell_events, tool_of
 
 _REDIRECT = re.compile(
-    r"^\s*(?:no\b|nope\b|don'?t\b|do not\b|stop\b|wrong\b|not that\b|instead\b|actually\b|never\b|please use\b|use\b)"
+    r"^\s*(?:no\b|nope\b|don'?t\b|do not\b|stop\b|wrong\b|not that\b|instead\b|never\b|please use\b|use\b)"
     r"|\binstead\b|\bdon'?t\b|\bdo not\b|\bshould(?:n'?t| not)\b|\brather\b",
     re.I,
 )
+# Text the harness puts in the user's turn: hook feedback, continuation summaries, API errors.
+_HARNESS = re.compile(
+    r"^\s*(?:Stop hook feedback|\w+ hook (?:feedback|error)|This session is being continued|"
+    r"\[Request interrupted|API Error|<[a-z])",
+    re.I,
+)
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
+QUOTE_CHARS = 200
+
+
+def said(text: str) -> str | None:
+    """What the user said that redirects the agent: the prompt's opening sentences up to the one
+    that carries a redirecting word, within 200 characters (a long paste after them is context,
+    not the instruction); None when the opening holds no such word or the harness wrote it."""
+    if _HARNESS.match(text):
+        return None
+    quote = ""
+    for sentence in _SENTENCE_END.split(text.strip()):
+        quote = f"{quote} {sentence}".strip()
+        if len(quote) > QUOTE_CHARS:
+            return None
+        if _REDIRECT.search(sentence):
+            return " ".join(quote.split())
+    return None
+
+
 _DECISION = re.compile(
     r"\binstead of\b|\brather than\b|\bdecided to\b|\bI'll use\b|\bswitch(?:ing|ed)? to\b|"
     r"\bI (?:wrongly )?assumed\b|\bturns out\b|\bmy assumption\b|\bchose\b",
@@ -61,11 +87,12 @@ def corrections(sessions: list[s.Session], opts: Options) -> Iterator[Finding]:
                 turn.append(event)
                 continue
             trouble = [e for e in turn if (e.tool and _troubled(e.tool)) or e.kind == s.INTERRUPT]
-            if trouble and turn and _REDIRECT.search(event.text):
+            quote = said(event.text) if trouble else None
+            if trouble and turn and quote:
                 last = trouble[-1]
                 what = (tool_of(last).command or tool_of(last).name) if last.tool else "interrupted"
                 data = {
-                    "quote": fmt.clip(event.text, 300),
+                    "quote": quote,
                     "after": fmt.clip(what, 160),
                     "after_status": tool_of(last).status if last.tool else s.INTERRUPTED,
                 }

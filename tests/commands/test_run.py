@@ -13,7 +13,7 @@ from hindsight.memory import END, START
 
 EXPECTED_BLOCK = [
     "- **`tox` is not installed here** (2026-11-30) `tox -e py311` failed the same way 2 times in 2 sessions "
-    "(`tox: command not found`); install it first or use what is available. [trap]",
+    "(command not found); install it first or use what is available. [trap]",
     '- **User preference: "no, use the settings file in ../conf instead"** (2026-11-30) After `cat config.yaml` '
     '(error), the user said: "no, use the settings file in ../conf instead". [preference]',
     # Memory never quotes tool output (the report does, fenced): the exit code and its reading.

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from hindsight import fmt
 from hindsight.detect import Finding, shell
 from hindsight.judges import wording
+from hindsight.judges.classify import failure
 from hindsight.judges.fix_lessons import fixed as _fixed
 from hindsight.lessons import Judgement, Lesson, Recommendation, Unfinished
 
@@ -33,6 +34,16 @@ _where = wording.where
 _lesson = wording.lesson
 
 
+def _said(d: dict[str, object]) -> str:
+    """The failure in hindsight's words: error text is tool output and never quoted here."""
+    return failure(str(d.get("error") or ""), d.get("exit_code"))
+
+
+def _named(name: str | None, command: str) -> str | None:
+    """A name taken from an error line, kept only where the agent's own command holds it too."""
+    return name if name and name in command else None
+
+
 _ADVICE = {
     shell.MISSING_DEPENDENCY: "install it first or use what is available",
     shell.WRONG_PATH: "locate the file before using it",
@@ -46,16 +57,17 @@ def _unresolved(f: Finding) -> Lesson:
     command, error, category = str(d["command"]), str(d["error"]), str(d["category"])
     module = _MISSING_MODULE.search(error)
     missing = shell.missing_program(error) if category == shell.MISSING_DEPENDENCY else None
-    if missing:
+    path = _MISSING_PATH.search(error) if category == shell.WRONG_PATH else None
+    if missing := _named(missing, command):
         title = f"{_code(missing, 40)} is not installed here"
-    elif module:
-        title = f"Python module {_code(module.group(1), 40)} is not installed here"
-    elif category == shell.WRONG_PATH and (path := _MISSING_PATH.search(error)):
-        title = f"{_code(next(g for g in path.groups() if g), 60)} does not exist here"
+    elif module and (name := _named(module.group(1), command)):
+        title = f"Python module {_code(name, 40)} is not installed here"
+    elif path and (name := _named(next(g for g in path.groups() if g), command)):
+        title = f"{_code(name, 60)} does not exist here"
     else:
         title = f"{_code(_job(command))} fails here ({category})"
     advice = _ADVICE.get(category, "no later command fixed it")
-    body = f"{_code(command)} exited {d['exit_code']} ({_code(error, 100)}) and nothing fixed it; {advice}."
+    body = f"{_code(command)} exited {d['exit_code']} ({_said(d)}) and nothing fixed it; {advice}."
     # Seen once and never fixed: the report's. Seen in two sessions, it is a repeated failure.
     return _lesson(f, title, body, "trap", False)
 
@@ -67,13 +79,13 @@ def _repeated(f: Finding) -> Lesson:
         if d["category"] == shell.MISSING_DEPENDENCY
         else None
     )
-    if missing:
+    if missing := _named(missing, str(d["command"])):
         title = f"{_code(missing, 40)} is not installed here"
     else:
-        title = f"{_code(_job(str(d['command'])))} keeps failing: {_code(str(d['error']), 60)}"
+        title = f"{_code(_job(str(d['command'])))} keeps failing: {_said(d)}"
     body = (
         f"{_code(str(d['command']))} failed the same way {d['times']} times in {d['sessions']} sessions "
-        f"({_code(str(d['error']), 100)}); {_ADVICE.get(str(d['category']), 'fix the cause before retrying')}."
+        f"({_said(d)}); {_ADVICE.get(str(d['category']), 'fix the cause before retrying')}."
     )
     return _lesson(f, title, body, "trap", True)
 
@@ -85,7 +97,7 @@ def _tool_error(f: Finding) -> Lesson | None:
         return _lesson(
             f,
             f"The {tool} tool is not available in these sessions",
-            f"Calls to {tool} failed ({_code(str(d['error']), 100)}); use the tools that are offered, "
+            f"Calls to {tool} failed ({_said(d)}); use the tools that are offered, "
             "e.g. find and grep through Bash.",
             "trap",
             False,
@@ -94,7 +106,7 @@ def _tool_error(f: Finding) -> Lesson | None:
         return _lesson(
             f,
             f"{_code(target or tool, 60)} is blocked by the harness",
-            f"The call was refused ({_code(str(d['error']), 100)}); do not retry it as is.",
+            f"The call was refused ({_said(d)}); do not retry it as is.",
             "trap",
             False,
         )
@@ -110,7 +122,7 @@ def _tool_error(f: Finding) -> Lesson | None:
         return _lesson(
             f,
             f"{_code(target, 70)} does not exist",
-            f"{tool} failed {d['count']} time(s): {_code(str(d['error']), 100)}.",
+            f"{tool} failed {d['count']} time(s): {_said(d)}.",
             "trap",
             False,
         )
@@ -331,7 +343,7 @@ class RulesJudge:
                 out.unfinished.append(
                     Unfinished(
                         f"Session ended on a failed {_code(_job(str(d['command'])))}",
-                        f"{_code(str(d['command']))} exited {d['exit_code']} ({_code(str(d['error']), 100)}) as the last "
+                        f"{_code(str(d['command']))} exited {d['exit_code']} ({_said(d)}) as the last "
                         "command of the session.",
                         [f.key],
                     )

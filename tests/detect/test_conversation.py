@@ -129,3 +129,40 @@ def test_hook_feedback_after_a_failure_is_not_a_correction(tmp_path: Path) -> No
     s.prompt("Stop hook feedback: - [uv run .claude/hooks/stop.py]: error: don't stop", 3)
     sess = session_from_records(tmp_path, s.records)
     assert [f for f in conversation.corrections([sess], Options()) if f.kind == "correction"] == []
+
+
+@pytest.mark.parametrize(
+    ("prompt", "rule"),
+    [
+        # Standing rules typed without trouble before them (development-set prompts).
+        ("Make sure each is TDD doing tests first", "Make sure each is TDD doing tests first"),
+        ("Do NOT read the .env’s.", "Do NOT read the .env’s."),
+        ("los copys debes hacerlos en inglés todo.", "los copys debes hacerlos en inglés todo."),
+        (
+            "Aspetto i 2 agenti, poi sintetizza la decisione ma non fare polling.",
+            "Aspetto i 2 agenti, poi sintetizza la decisione ma non fare polling.",
+        ),
+        # Not rules: the user's own state, a question, an aside after the opening, a task's goal.
+        ("I don't know where to get the bearer token", None),
+        ("I dont have any users other than me right now - is it worth implemetnig still?", None),
+        (
+            "How can this plan be improved? I don't want any logic fully functional to be broken.",
+            None,
+        ),
+        ("We need to launch a team of agents to look over all files to make sure they match", None),
+    ],
+)
+def test_standing_rules_the_user_typed(prompt: str, rule: str | None) -> None:
+    assert conversation.said(prompt, conversation._DURABLE) == rule
+
+
+def test_a_rule_typed_without_trouble_is_an_instruction(tmp_path: Path) -> None:
+    s = Script().prompt("Make sure each is TDD doing tests first", 0).bash("npm test", 2, 1)
+    sess = session_from_records(tmp_path, s.records)
+    (found,) = [f for f in conversation.corrections([sess], Options()) if f.kind == "instruction"]
+    assert found.data == {"quote": "Make sure each is TDD doing tests first"}
+    from hindsight.judges.rules import RulesJudge
+
+    (lesson,) = RulesJudge().judge([found]).lessons
+    assert lesson.title == 'User preference: "Make sure each is TDD doing tests first"'
+    assert lesson.memory and lesson.kind == "preference"

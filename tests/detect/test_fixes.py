@@ -217,3 +217,15 @@ def test_clip_words_never_cuts_a_token() -> None:
         == "a/very/long/path/that/is/one/token"
     )
     assert fmt.clip_words("short", 10) == "short"
+
+
+def test_a_file_too_large_is_remembered_once_it_was_read_in_parts(tmp_path: Path) -> None:
+    too_big = "File content (43210 tokens) exceeds maximum allowed tokens (25000)."
+    for parts, remembered in ((True, True), (False, False)):
+        s = Script().tool("Read", {"file_path": "/repo/server.js"}, 0, 1, too_big, error=True)
+        if parts:
+            s.tool("Read", {"file_path": "/repo/server.js", "offset": 1, "limit": 400}, 3, 1, "x")
+        sess = session_from_records(tmp_path, s.records, f"big{parts}")
+        (lesson,) = RulesJudge().judge(run_all([sess])).lessons
+        assert lesson.title == "`server.js` is too large to read whole"
+        assert lesson.memory is remembered

@@ -21,22 +21,35 @@ _HARNESS = re.compile(
     r"\[Request interrupted|API Error|<[a-z])",
     re.I,
 )
+# Words that make what the user typed a standing rule rather than this turn's task, in the
+# languages of the development set (English, Spanish, Italian) and a few close ones.
+_DURABLE = re.compile(
+    r"\b(?:never|always|(?:don'?t|do not)(?! (?:know|think|have|see|need|understand|get|care|"
+    r"remember|mind)\b)|must(?:n'?t| not)?|should(?:n'?t| not)|instead of|prefer|rather than|"
+    r"from now on|remember|no more|nunca|siempre|debes|non fare|ricorda|sempre|mai|toujours|"
+    r"jamais|immer|niemals)\b|(?:^|\bplease |\bcan you |\band )make sure\b",
+    re.I,
+)
+# Asking is not ruling: a question's "should" or "always" asks about the rule.
+_QUESTION = re.compile(r"\?\s*$")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
 QUOTE_CHARS = 200
 
 
-def said(text: str) -> str | None:
+def said(text: str, cue: re.Pattern[str] = _REDIRECT) -> str | None:
     """What the user said that redirects the agent: the prompt's opening sentences up to the one
     that carries a redirecting word, within 200 characters (a long paste after them is context,
     not the instruction); None when the opening holds no such word or the harness wrote it."""
     if _HARNESS.match(text):
         return None
     quote = ""
-    for sentence in _SENTENCE_END.split(text.strip()):
+    for n, sentence in enumerate(_SENTENCE_END.split(text.strip())):
+        if n and cue is _DURABLE:
+            return None  # a standing rule is what the prompt opens with, not an aside after it
         quote = f"{quote} {sentence}".strip()
         if len(quote) > QUOTE_CHARS:
             return None
-        if _REDIRECT.search(sentence):
+        if cue.search(sentence) and not (cue is _DURABLE and _QUESTION.search(sentence)):
             return " ".join(quote.split())
     return None
 
@@ -88,6 +101,18 @@ def corrections(sessions: list[s.Session], opts: Options) -> Iterator[Finding]:
                 continue
             trouble = [e for e in turn if (e.tool and _troubled(e.tool)) or e.kind == s.INTERRUPT]
             quote = said(event.text) if trouble else None
+            rule = None if quote else said(event.text, _DURABLE)
+            if rule:
+                # A standing rule typed without trouble before it: the user's own words.
+                yield Finding(
+                    "instruction",
+                    evidence_key("rule", sess.session_id, event.uuid or event.at.line),
+                    sess.session_id,
+                    [event.at],
+                    event.ts,
+                    3,
+                    {"quote": rule},
+                )
             if trouble and turn and quote:
                 last = trouble[-1]
                 what = (tool_of(last).command or tool_of(last).name) if last.tool else "interrupted"

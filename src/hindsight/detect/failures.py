@@ -315,6 +315,7 @@ def tool_errors(sessions: list[s.Session], opts: Options) -> Iterator[Finding]:
             data = {
                 "tool": name,
                 "error_kind": kind,
+                "read_in_parts": kind == "file_too_large" and _read_in_parts(sess, events[-1]),
                 "count": len(events),
                 "target": str(target),
                 "error": shell.error_line(
@@ -331,6 +332,19 @@ def tool_errors(sessions: list[s.Session], opts: Options) -> Iterator[Finding]:
                 data,
                 untrusted=("error",),
             )
+
+
+def _read_in_parts(sess: s.Session, refused: s.Event) -> bool:
+    """Whether the file a read refused as too large was then read in parts (offset/limit)."""
+    path = tool_of(refused).input.get("file_path")
+    after = sess.events[sess.events.index(refused) + 1 :]
+    return any(
+        e.tool is not None
+        and e.tool.status == s.OK
+        and e.tool.input.get("file_path") == path
+        and ("offset" in e.tool.input or "limit" in e.tool.input)
+        for e in after
+    )
 
 
 def slow_commands(sessions: list[s.Session], opts: Options) -> Iterator[Finding]:

@@ -116,7 +116,7 @@ def _tool_error(f: Finding) -> Lesson | None:
             f"{_code(target, 70)} is too large to read whole",
             "Read it in parts (offset/limit) or search it with grep.",
             "trap",
-            True,
+            bool(d.get("read_in_parts")),  # verified: a read in parts then worked
         )
     if kind == "missing_file":
         return _lesson(
@@ -212,6 +212,12 @@ def _correction(f: Finding) -> Lesson:
     quote = fmt.clip(str(d["quote"]), 200).replace('"', "'")
     body = f'After {_code(str(d["after"]), 80)} ({d["after_status"]}), the user said: "{quote}".'
     return _lesson(f, f'User preference: "{fmt.clip(quote, 90)}"', body, "preference", True)
+
+
+def _instruction(f: Finding) -> Lesson:
+    quote = str(f.data["quote"]).replace('"', "'")
+    body = f'The user said: "{quote}".'
+    return _lesson(f, f'User preference: "{fmt.clip_words(quote, 90)}"', body, "preference", True)
 
 
 def _todos(f: Finding) -> tuple[Lesson, Unfinished]:
@@ -312,6 +318,7 @@ class RulesJudge:
             "tool_error": _tool_error,
             "long_search": _long_search,
             "correction": _correction,
+            "instruction": _instruction,
             "decision": _decision,
             "abandoned": _abandoned,
             "reference": _reference,

@@ -160,9 +160,28 @@ def test_a_rule_typed_without_trouble_is_an_instruction(tmp_path: Path) -> None:
     s = Script().prompt("Make sure each is TDD doing tests first", 0).bash("npm test", 2, 1)
     sess = session_from_records(tmp_path, s.records)
     (found,) = [f for f in conversation.corrections([sess], Options()) if f.kind == "instruction"]
-    assert found.data == {"quote": "Make sure each is TDD doing tests first"}
+    assert found.data == {"quote": "Make sure each is TDD doing tests first", "opening": True}
     from hindsight.judges.rules import RulesJudge
 
     (lesson,) = RulesJudge().judge([found]).lessons
     assert lesson.title == 'User preference: "Make sure each is TDD doing tests first"'
     assert lesson.memory and lesson.kind == "preference"
+
+
+def test_a_rule_in_an_aside_goes_to_the_report_only(tmp_path: Path) -> None:
+    # guitarjak: the rule follows the task in the same prompt; it may be this task's only.
+    prompt = (
+        "Can you make the @public/w1w-homepage-index.html responsive for mobile? "
+        "Do not change any style or function of the app."
+    )
+    s = Script().prompt(prompt, 0).bash("npm run build", 2, 1)
+    sess = session_from_records(tmp_path, s.records)
+    (found,) = [f for f in conversation.corrections([sess], Options()) if f.kind == "instruction"]
+    assert found.data == {
+        "quote": "Do not change any style or function of the app.",
+        "opening": False,
+    }
+    from hindsight.judges.rules import RulesJudge
+
+    (lesson,) = RulesJudge().judge([found]).lessons
+    assert lesson.kind == "preference" and not lesson.memory

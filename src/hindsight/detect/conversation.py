@@ -87,6 +87,21 @@ def _troubled(call: s.ToolCall) -> bool:
     return call.status in (s.ERROR, s.REJECTED, s.INTERRUPTED, s.BLOCKED) or call.failed
 
 
+def _aside(text: str) -> str | None:
+    """A sentence carrying a rule word later in a typed prompt (within its first 1,000
+    characters), for the report."""
+    if _HARNESS.match(text):
+        return None
+    for sentence in _SENTENCE_END.split(text.strip()[:1000]):
+        if (
+            len(sentence) <= QUOTE_CHARS
+            and _DURABLE.search(sentence)
+            and not _QUESTION.search(sentence)
+        ):
+            return " ".join(sentence.split())
+    return None
+
+
 def corrections(sessions: list[s.Session], opts: Options) -> Iterator[Finding]:
     """A typed prompt right after a failure, rejection or interrupt that redirects the agent."""
     for sess in sessions:
@@ -102,16 +117,18 @@ def corrections(sessions: list[s.Session], opts: Options) -> Iterator[Finding]:
             trouble = [e for e in turn if (e.tool and _troubled(e.tool)) or e.kind == s.INTERRUPT]
             quote = said(event.text) if trouble else None
             rule = None if quote else said(event.text, _DURABLE)
-            if rule:
-                # A standing rule typed without trouble before it: the user's own words.
+            aside = None if quote or rule else _aside(event.text)
+            if rule or aside:
+                # A rule typed without trouble before it: the user's own words. One the prompt
+                # opens with stands; one in an aside may be this task's, and goes to the report.
                 yield Finding(
                     "instruction",
                     evidence_key("rule", sess.session_id, event.uuid or event.at.line),
                     sess.session_id,
                     [event.at],
                     event.ts,
-                    3,
-                    {"quote": rule},
+                    3 if rule else 2,
+                    {"quote": rule or aside, "opening": bool(rule)},
                 )
             if trouble and turn and quote:
                 last = trouble[-1]

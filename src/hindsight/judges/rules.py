@@ -105,7 +105,7 @@ def _tool_error(f: Finding) -> Lesson | None:
     if kind == "blocked":
         return _lesson(
             f,
-            f"{_code(target or tool, 60)} is blocked by the harness",
+            f"{_code(target or tool, 110)} is blocked by the harness",
             f"The call was refused ({_said(d)}); do not retry it as is.",
             "trap",
             False,
@@ -217,7 +217,8 @@ def _correction(f: Finding) -> Lesson:
 def _instruction(f: Finding) -> Lesson:
     quote = str(f.data["quote"]).replace('"', "'")
     body = f'The user said: "{quote}".'
-    return _lesson(f, f'User preference: "{fmt.clip_words(quote, 90)}"', body, "preference", True)
+    memory = f.data.get("opening") is not False
+    return _lesson(f, f'User preference: "{fmt.clip_words(quote, 90)}"', body, "preference", memory)
 
 
 def _todos(f: Finding) -> tuple[Lesson, Unfinished]:

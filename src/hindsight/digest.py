@@ -6,6 +6,7 @@ reading the digest can tell the transcript's facts from instructions planted in 
 
 from __future__ import annotations
 
+import re
 from typing import Any, cast
 
 from hindsight import clock, fmt
@@ -51,9 +52,11 @@ def _finding_md(f: Finding) -> str:
 
 
 # Timeline detail, most needed first: what the user said and what failed (1), the commands that
-# worked (2), the files read, edited and searched (3), the agent's own words (4). A session is
+# worked (2), the files read, edited and searched (3), the agent's own words (4), what the
+# commands that worked printed (5, its first and last lines). A session is
 # shown at the most detailed level at which every session still fits the budget.
-_SAID, _RAN, _TOUCHED, _TOLD = 1, 2, 3, 4
+_SAID, _RAN, _TOUCHED, _TOLD, _PRINTED = 1, 2, 3, 4, 5
+_MARK = re.compile(r" \[(d\d+)\]$")
 _TARGET_KEYS = ("file_path", "notebook_path", "path", "pattern", "url", "query", "description")
 
 
@@ -77,9 +80,24 @@ def _error_text(call: s.ToolCall) -> str:
         line = line.strip()
         if line and line not in lines and shell.ERROR_WORDS.search(line):
             lines.append(line)
-        if len(lines) >= 4:
+        if len(lines) >= 6:
             break
-    return fmt.clip(" | ".join(x for x in lines if x), 400)
+    return fmt.clip(" | ".join(x for x in lines if x), 600)
+
+
+def _answers(call: s.ToolCall) -> bool:
+    """Calls whose output is an answer (a command, an MCP server, a subagent's report), not an
+    acknowledgement ("File created successfully", the todo list again)."""
+    return call.is_shell or call.name.startswith("mcp__") or call.name in ("Task", "Agent")
+
+
+def _printed(call: s.ToolCall) -> str:
+    """The first and last lines a call that worked printed: its answer, often."""
+    lines = [ln.strip() for ln in call.output.splitlines() if ln.strip()]
+    if not lines:
+        return ""
+    shown = lines[:1] + (lines[-1:] if len(lines) > 1 else [])
+    return fmt.clip(" | ".join(shown), 300)
 
 
 def _timeline(sess: s.Session) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
@@ -88,6 +106,15 @@ def _timeline(sess: s.Session) -> tuple[list[tuple[int, str]], list[tuple[int, s
     data: list[tuple[int, str]] = []
     for event in sess.events:
         if event.subagent is not None:
+            t = event.tool
+            if t is not None and (t.failed or t.status in (s.ERROR, s.BLOCKED)):
+                mark = ""
+                if t.output.strip():
+                    mark = f" [d{len(data) + 1}]"
+                    data.append((_RAN, f"d{len(data) + 1}: {_error_text(t)}"))
+                what = t.command or f"{t.name} {_target(t, sess.cwd)}".rstrip()
+                line = f"subagent {fmt.clip(what, 200)} -> {t.status}{mark}"
+                lines.append((_RAN, line))
             continue
         when = event.ts.strftime("%H:%M:%S") if event.ts else "--:--:--"
         if event.kind == s.PROMPT:
@@ -97,7 +124,7 @@ def _timeline(sess: s.Session) -> tuple[list[tuple[int, str]], list[tuple[int, s
         elif event.kind == s.COMPACTION and event.text == "boundary":
             lines.append((_SAID, f"{when} context compacted"))
         elif event.kind == s.ASSISTANT and event.text.strip():
-            lines.append((_TOLD, f"{when} agent: {fmt.clip(event.text, 240)}"))
+            lines.append((_TOLD, f"{when} agent: {fmt.clip(event.text, 400)}"))
         elif event.tool is not None:
             t = event.tool
             bad = t.failed or t.status in (s.ERROR, s.BLOCKED, s.REJECTED)
@@ -105,6 +132,9 @@ def _timeline(sess: s.Session) -> tuple[list[tuple[int, str]], list[tuple[int, s
             if bad and t.output.strip():
                 mark = f" [d{len(data) + 1}]"
                 data.append((_SAID, f"d{len(data) + 1}: {_error_text(t)}"))
+            elif t.status == s.OK and _answers(t) and (answer := _printed(t)):
+                mark = f" [d{len(data) + 1}]"
+                data.append((_PRINTED, f"d{len(data) + 1}: {answer}"))
             if t.is_shell:
                 took = (
                     f", {fmt.duration(t.duration_s)}" if t.duration_s and t.duration_s >= 10 else ""
@@ -120,10 +150,15 @@ def _timeline(sess: s.Session) -> tuple[list[tuple[int, str]], list[tuple[int, s
 
 def _session_block(sess: s.Session, level: int) -> tuple[str, list[str]]:
     lines, data = _timeline(sess)
-    shown = [text for rank, text in lines if rank <= level]
+    excerpts = [text for rank, text in data if rank <= level]
+    kept = {text.split(":", 1)[0] for text in excerpts}
+
+    def unmark(text: str) -> str:  # a mark whose excerpt is left out at this level goes too
+        return _MARK.sub(lambda m: m.group(0) if m.group(1) in kept else "", text)
+
+    shown = [unmark(text) for rank, text in lines if rank <= level]
     head = f"\n### session {sess.session_id[:8]} ({sess.cwd or '?'})\n"
     body = "\n".join(shown) + "\n"
-    excerpts = [text for rank, text in data if rank <= level]
     if excerpts:
         body += "Tool output of the calls marked [dN], " + _data("\n".join(excerpts)) + "\n"
     return head + body, shown
@@ -163,7 +198,7 @@ def build(
     tail = ["## Timeline\n"]
     room = max_bytes - used - len(tail[0].encode()) - 1
     blocks: list[tuple[str, list[str]]] = []
-    for level in (_TOLD, _TOUCHED, _RAN, _SAID):
+    for level in (_PRINTED, _TOLD, _TOUCHED, _RAN, _SAID):
         blocks = [_session_block(sess, level) for sess in gathered.sessions]
         if sum(len(redact(b).encode()) for b, _ in blocks) <= room or level == _SAID:
             break

@@ -6,6 +6,7 @@ reading the digest can tell the transcript's facts from instructions planted in 
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any, cast
 
@@ -46,6 +47,9 @@ def _finding_md(f: Finding) -> str:
             continue
         if name in f.untrusted:
             lines.append(f"{name}:\n{_data(str(value))}")
+        elif isinstance(value, str) and ("\n" in value or "`" in value or "\r" in value):
+            # A heredoc's line of backticks would open a fence of its own: one JSON string instead.
+            lines.append(f"{name}: {json.dumps(value, ensure_ascii=False)}")
         else:
             lines.append(f"{name}: {value}")
     return "\n".join(lines) + "\n"
@@ -85,6 +89,11 @@ def _error_text(call: s.ToolCall) -> str:
     return fmt.clip(" | ".join(x for x in lines if x), 600)
 
 
+def _inline(text: str) -> str:
+    """A timeline line's text; with backticks, one JSON string, so it cannot open a fence."""
+    return json.dumps(text, ensure_ascii=False) if "`" in text else text
+
+
 def _answers(call: s.ToolCall) -> bool:
     """Calls whose output is an answer (a command, an MCP server, a subagent's report), not an
     acknowledgement ("File created successfully", the todo list again)."""
@@ -118,13 +127,13 @@ def _timeline(sess: s.Session) -> tuple[list[tuple[int, str]], list[tuple[int, s
             continue
         when = event.ts.strftime("%H:%M:%S") if event.ts else "--:--:--"
         if event.kind == s.PROMPT:
-            lines.append((_SAID, f"{when} user: {fmt.clip(event.text, 600)}"))
+            lines.append((_SAID, f"{when} user: {_inline(fmt.clip(event.text, 600))}"))
         elif event.kind == s.INTERRUPT:
             lines.append((_SAID, f"{when} user interrupted"))
         elif event.kind == s.COMPACTION and event.text == "boundary":
             lines.append((_SAID, f"{when} context compacted"))
         elif event.kind == s.ASSISTANT and event.text.strip():
-            lines.append((_TOLD, f"{when} agent: {fmt.clip(event.text, 400)}"))
+            lines.append((_TOLD, f"{when} agent: {_inline(fmt.clip(event.text, 400))}"))
         elif event.tool is not None:
             t = event.tool
             bad = t.failed or t.status in (s.ERROR, s.BLOCKED, s.REJECTED)
@@ -140,7 +149,8 @@ def _timeline(sess: s.Session) -> tuple[list[tuple[int, str]], list[tuple[int, s
                     f", {fmt.duration(t.duration_s)}" if t.duration_s and t.duration_s >= 10 else ""
                 )
                 code = f" exit {t.exit_code}" if t.exit_code not in (None, 0) else ""
-                line = f"{when} $ {fmt.clip(t.command or '', 240)} -> {t.status}{code}{took}{mark}"
+                command = _inline(fmt.clip(t.command or "", 240))
+                line = f"{when} $ {command} -> {t.status}{code}{took}{mark}"
                 lines.append((_SAID if bad else _RAN, line))
             else:
                 what = f"{t.name} {_target(t, sess.cwd)}".rstrip()

@@ -26,7 +26,7 @@ _FILTERS = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "findstr"})
 
 
 def _real_failure(call: s.ToolCall) -> bool:
-    if call.status != s.ERROR or call.exit_code in (None, 0):
+    if not call.failed_on_its_own:  # exit code known or not (1.0.x wrote none)
         return False
     # `... | grep x` exiting 1 with nothing printed found nothing: an answer, not a failure.
     if call.exit_code == 1 and call.command:

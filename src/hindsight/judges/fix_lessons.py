@@ -85,7 +85,9 @@ def fixed(f: Finding) -> Lesson | None:
     fail, fix = show(step, cwd), show(fix_step, cwd)
     # The exit code and hindsight's own reading of the error, never the tool's words: a lesson
     # may reach memory, and tool output must not (the report quotes it, fenced as data).
-    why = f"exit {d['exit_code']}" + (f", {d['category']}" if d["category"] != shell.OTHER else "")
+    exit_code = d.get("exit_code")
+    why = f"exit {exit_code}" if exit_code is not None else "no exit code"  # 1.0.x wrote none
+    why += f", {d['category']}" if d["category"] != shell.OTHER else ""
     if d.get("difference") == fixes.SAME:
         if not changed:
             body = f"{code(command)} failed ({why}) and later passed as is; the cause is unclear."

@@ -12,7 +12,7 @@ the report's: true as far as it goes, but not enough to instruct every future se
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from hindsight import fmt
 from hindsight.detect import Finding, shell
@@ -32,6 +32,12 @@ _code = wording.code
 _job = wording.job
 _where = wording.where
 _lesson = wording.lesson
+
+
+def _exited(d: Mapping[str, object]) -> str:
+    """Older Claude Code versions wrote no exit code for a failure: say it failed, nothing more."""
+    code = d.get("exit_code")
+    return f"exited {code}" if code is not None else "failed"
 
 
 def _said(d: dict[str, object]) -> str:
@@ -67,7 +73,7 @@ def _unresolved(f: Finding) -> Lesson:
     else:
         title = f"{_code(_job(command))} fails here ({category})"
     advice = _ADVICE.get(category, "no later command fixed it")
-    body = f"{_code(command)} exited {d['exit_code']} ({_said(d)}) and nothing fixed it; {advice}."
+    body = f"{_code(command)} {_exited(d)} ({_said(d)}) and nothing fixed it; {advice}."
     # Seen once and never fixed: the report's. Seen in two sessions, it is a repeated failure.
     return _lesson(f, title, body, "trap", False)
 
@@ -351,7 +357,7 @@ class RulesJudge:
                 out.unfinished.append(
                     Unfinished(
                         f"Session ended on a failed {_code(_job(str(d['command'])))}",
-                        f"{_code(str(d['command']))} exited {d['exit_code']} ({_said(d)}) as the last "
+                        f"{_code(str(d['command']))} {_exited(d)} ({_said(d)}) as the last "
                         "command of the session.",
                         [f.key],
                     )

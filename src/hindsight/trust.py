@@ -43,9 +43,18 @@ def own_words() -> frozenset[str]:
     template is known the moment it is written) plus the failure vocabulary of judges.classify."""
     from types import CodeType, FunctionType
 
-    from hindsight.judges import classify, rules
+    from hindsight.detect import shell
+    from hindsight.judges import classify, fix_lessons, rules, wording
 
     found: set[str] = set(_EXTRA_WORDS.split())
+    # The failure categories a fix lesson names (judges/fix_lessons.py).
+    for category in (
+        shell.MISSING_DEPENDENCY,
+        shell.WRONG_PATH,
+        shell.AUTH,
+        shell.WRONG_INVOCATION,
+    ):
+        found.update(taint.words(category).split())
 
     def walk(code: CodeType) -> None:
         for const in code.co_consts:
@@ -54,10 +63,12 @@ def own_words() -> frozenset[str]:
             elif isinstance(const, CodeType):
                 walk(const)
 
-    for value in vars(rules).values():
-        if isinstance(value, FunctionType) and value.__module__ == rules.__name__:
+    judges = {m.__name__ for m in (rules, fix_lessons, wording)}
+    values = [v for m in (rules, fix_lessons, wording) for v in vars(m).values()]
+    for value in values:
+        if isinstance(value, FunctionType) and value.__module__ in judges:
             walk(value.__code__)
-        elif isinstance(value, type) and value.__module__ == rules.__name__:
+        elif isinstance(value, type) and value.__module__ in judges:
             for attr in vars(value).values():
                 if isinstance(attr, FunctionType):
                     walk(attr.__code__)

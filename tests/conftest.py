@@ -28,7 +28,8 @@ def run_cli(
 ) -> subprocess.CompletedProcess[str]:
     """Run the real CLI in a subprocess, as a user or a hook would."""
     full_env = dict(os.environ)
-    full_env.pop("CLAUDE_CONFIG_DIR", None)
+    for name in ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME"):
+        full_env.pop(name, None)
     full_env.update(env or {})
     return subprocess.run(
         [sys.executable, "-m", "hindsight", *args],

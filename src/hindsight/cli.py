@@ -29,7 +29,8 @@ examples:
   hindsight status                   where the files live, the watermark, the last run
   hindsight <command> --help         options and examples of one command
 
-Every command takes --repo DIR, --claude-home DIR and --memory-dir DIR after its name.
+Every command takes --repo DIR, --claude-home/--codex-home/--gemini-home DIR and --memory-dir DIR
+after its name.
 Exit status: 0 success, 1 error (one line on stderr, nothing half-written), 2 bad usage."""
 
 
@@ -73,11 +74,15 @@ def _common() -> argparse.ArgumentParser:
     group.add_argument(
         "--repo", metavar="DIR", default=".", help="repository or any folder in it (default: .)"
     )
-    group.add_argument(
-        "--claude-home",
-        metavar="DIR",
-        help="Claude Code home (default: $CLAUDE_CONFIG_DIR, else ~/.claude)",
-    )
+    from hindsight.sources import AGENTS  # the registry module alone: no reader is imported
+
+    for agent in AGENTS.values():
+        env = f"${agent.env}" + (f"/{agent.env_subdir}" if agent.env_subdir else "")
+        group.add_argument(
+            f"--{agent.option}-home",
+            metavar="DIR",
+            help=f"{agent.name} home (default: {env}, else ~/{agent.default_home})",
+        )
     group.add_argument(
         "--memory-dir",
         metavar="DIR",

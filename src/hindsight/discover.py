@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterator
 from datetime import datetime, timedelta
 
-from hindsight import clock
+from hindsight import clock, sources
 from hindsight.context import Context
 from hindsight.errors import HindsightError
 from hindsight.record import Value
@@ -40,12 +40,6 @@ def window_start(since: str | None, state: State, now: datetime) -> datetime:
     return now - FIRST_RUN_LOOKBACK
 
 
-def sources() -> list[Source]:
-    from hindsight.sources.claude_code import ClaudeCodeSource
-
-    return [ClaudeCodeSource()]
-
-
 class Group(Value):
     """The files of one session: its main transcript (absent when only subagents remain)."""
 
@@ -68,8 +62,9 @@ class Group(Value):
 
 def find(ctx: Context, since: datetime | None) -> list[Group]:
     groups: list[Group] = []
-    for source in sources():
-        found = source.discover(ctx.repo, ctx.claude_home, since)
+    for name in sources.AGENTS:
+        source = sources.load(name)
+        found = source.discover(ctx.repo, ctx.home(name), since)
         by_session: dict[str, list[Transcript]] = {}
         for transcript in found:
             by_session.setdefault(transcript.session_id, []).append(transcript)

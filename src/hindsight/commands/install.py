@@ -44,10 +44,7 @@ def install_skill(base: Path) -> str:
 def hook_command(args: argparse.Namespace) -> str:
     """The command Claude Code runs; this interpreter, so it works without hindsight on PATH."""
     parts = [sys.executable, "-m", "hindsight", "hook", "session-end"]
-    for option in ("claude_home", "memory_dir"):
-        value = getattr(args, option)
-        if value:
-            parts += [f"--{option.replace('_', '-')}", str(Path(value).expanduser().absolute())]
+    parts += Context.from_args(args).where_options(absolute=True)
     return " ".join(shlex.quote(p) for p in parts)
 
 

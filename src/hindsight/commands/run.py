@@ -34,7 +34,7 @@ def _example(args: argparse.Namespace, judge: judges.Judge) -> int:
 
     base = Path(tempfile.mkdtemp(prefix="hindsight-example-"))
     ex = example.install(base)
-    ctx = Context(str(ex.root), str(ex.claude_home), args.memory_dir)
+    ctx = Context(str(ex.root), None, args.memory_dir, ex.homes)
     summary = _run(ctx, args, judge)
     if args.json:
         print_json({"example": str(base), **summary})

@@ -25,6 +25,13 @@ class Example(Value):
         self.worktree = worktree
         self.claude_home = claude_home
 
+    @property
+    def homes(self) -> dict[str, str | None]:
+        """Every agent's home inside the example, so a run never reads the user's own sessions."""
+        base = self.claude_home.parent
+        return {"claude-code": str(self.claude_home), "codex": str(base / "codex-home"),
+                "gemini": str(base / "gemini-home")}  # fmt: skip
+
 
 def _git(*args: str, cwd: Path) -> None:
     try:

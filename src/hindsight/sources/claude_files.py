@@ -8,48 +8,13 @@ import re
 from datetime import datetime
 from pathlib import Path
 
-import orjson
-
 from hindsight.locate import Repo, claude_folder_name
 from hindsight.sources.base import Transcript
-from hindsight.sources.lines import search_from
+from hindsight.sources.lines import peek
 
 AGENT = "claude-code"
-_PEEK_BYTES = 256 * 1024
 _CWD = re.compile(rb'"cwd":\s*"((?:[^"\\]|\\.)*)"')
 _SESSION = re.compile(rb'"sessionId":\s*"([^"]+)"')
-
-
-def peek(path: Path, pattern: re.Pattern[bytes]) -> str | None:
-    """The first value of a string field near the top of a file, without parsing any record.
-
-    ``pattern`` starts with the field's literal key: a plain byte search finds it, the regex only
-    confirms (a regex scan over the first records, often a 200 KB request blob, costs far more).
-    """
-    needle = pattern.pattern[: pattern.pattern.index(b":") + 1]
-    head = bytearray()
-    match = None
-    try:
-        with path.open("rb", buffering=0) as handle:
-            # Small steps: the field is almost always in the first record, whatever follows it.
-            while len(head) < _PEEK_BYTES and match is None:
-                step = handle.read(16 << 10)
-                if not step:
-                    break
-                # Look again at the previous step's end: a key or value cut by the boundary.
-                pos = max(0, len(head) - 4096)
-                head += step
-                match = search_from(pattern, needle, head, pos)
-
-    except OSError:
-        return None
-    if not match:
-        return None
-    try:
-        value = orjson.loads(b'"' + match.group(1) + b'"')
-    except orjson.JSONDecodeError:
-        return None
-    return value if isinstance(value, str) else None
 
 
 def find(repo: Repo, home: Path, since: datetime | None) -> list[Transcript]:

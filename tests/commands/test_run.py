@@ -156,7 +156,7 @@ def test_example_runs_anywhere(tmp_path: Path) -> None:
     done = run_cli("run", "--example", "--json", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     summary = json.loads(done.stdout)
-    assert summary["sessions_read"] == 6 and summary["lessons_added"] == 5
+    assert summary["sessions_read"] == 10 and summary["lessons_added"] == 5
     assert Path(summary["memory"]).read_text().count("\n- **") == 5
 
 

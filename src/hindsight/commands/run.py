@@ -40,7 +40,9 @@ def _example(args: argparse.Namespace, judge: judges.Judge) -> int:
         print_json({"example": str(base), **summary})
         return 0
     if not args.quiet:
-        print(f"example: sessions recorded with Claude Code 2.1.328, replayed in {base}")
+        print(
+            f"example: sessions recorded with Claude Code 2.1.328, Codex CLI 0.171.0 and Gemini CLI 0.61.0, replayed in {base}"
+        )
         _print(summary)
         memory = Path(summary["memory"])
         if memory.exists():

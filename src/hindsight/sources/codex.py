@@ -39,6 +39,8 @@ _EXIT = re.compile(r"^(?:Exit code:|Process exited with code) (-?\d+)\s*$", re.M
 _WALL = re.compile(r"^Wall time:? ([\d.]+) seconds?\s*$", re.M)
 _RUNNING = re.compile(r"^Process running with session ID", re.M)
 _REJECTED = ("exec command rejected by user", "patch rejected by user")
+# Records with nothing detection reads: per-turn settings, token accounting, 0.171's world state.
+_IGNORED = frozenset({"turn_context", "token_usage_record", "world_state"})
 _SHELLS = frozenset({"bash", "sh", "zsh", "/bin/bash", "/bin/sh", "/bin/zsh", "/usr/bin/bash"})
 _FILE = re.compile(r"^\*\*\* (?:Add|Update|Delete) File: (.+)$", re.M)
 # The harness's own user-role messages: environment context, AGENTS.md, instructions.
@@ -161,7 +163,7 @@ class _Reader:
         if kind == "session_meta":
             self._meta(p)
             return True
-        if kind == "turn_context":
+        if kind in _IGNORED:
             return True
         if kind == "compacted":
             self._event(s.COMPACTION, ts, line, text="compacted")

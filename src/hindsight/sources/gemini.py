@@ -31,7 +31,11 @@ AGENT = "gemini"
 OUTPUT_CAP = 8000
 MAX_JSON = 64 << 20  # a pre-0.39 chat is one object: bigger than this is not read whole
 _EXIT = re.compile(r"^Exit Code: (-?\d+)\s*$", re.M)
-_WRAP = re.compile(r"^\s*<untrusted_context>\n?|\n?</untrusted_context>\s*$")
+# The wrapper and the harness's own lines around a command's output.
+_WRAP = re.compile(
+    r"^\s*<untrusted_context>\n?|\n?</untrusted_context>\s*$|^(?:Exit Code: -?\d+|Process Group PGID: \d+)\s*(?:\n|$)",
+    re.M,
+)
 # The harness's own user-role messages (session context, IDE context, memory).
 _HARNESS = re.compile(r"^\s*<[a-z_]+>")
 _SHELL = "run_shell_command"
@@ -241,8 +245,9 @@ class _Message:
         command = str(args["command"]) if name == _SHELL and "command" in args else None
         call = s.ToolCall(str(raw.get("id", "")), name, args, command=command)
         output, error = _result(raw.get("result"))
-        text = _WRAP.sub("", error or output).removeprefix("Output: ")
-        match = _EXIT.search(text)
+        raw_text = error or output
+        match = _EXIT.search(raw_text)
+        text = _WRAP.sub("", raw_text).removeprefix("Output: ").rstrip("\n")
         status = raw.get("status")
         call.output = text[:OUTPUT_CAP]
         if command is not None:

@@ -1,0 +1,81 @@
+"""One memory for a repository, whichever agent worked in it: sessions recorded with the real Claude
+Code, Codex CLI and Gemini CLI, in the main checkout and a linked worktree, read by one run of the
+real CLI into one MEMORY.md; a rerun adds nothing."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+from conftest import run_cli
+from hindsight import example
+
+SECRET = "sk-proj-Zq8vR2mN5tY7wK3pL9xC4bH6jD1fG0sA"  # planted in a recorded Codex command
+
+# One lesson of each agent's sessions, as the rules judge words it.
+FROM_CLAUDE = "**`make test` has no target here; use `make check`**"
+FROM_CODEX = "**`make format` has no target here; use `make fmt-check`**"
+FROM_CODEX_WORKTREE = '**User preference: "no, use conf/settings.ini instead"**'
+FROM_GEMINI = "**`make unit` has no target here; use `make check`**"
+FROM_GEMINI_WORKTREE = "**'release' lives at `docs/release_steps.md`**"
+
+
+def _where(base: Path, ex: example.Example) -> list[str]:
+    return [
+        "--repo", str(ex.root), "--claude-home", str(ex.claude_home),
+        "--codex-home", str(base / "codex-home"), "--gemini-home", str(base / "gemini-home"),
+        "--memory-dir", str(base / "memory"),
+    ]  # fmt: skip
+
+
+def test_scan_lists_every_agents_sessions_of_root_and_worktree(tmp_path: Path) -> None:
+    ex = example.install(tmp_path)
+    done = run_cli("scan", "--json", *_where(tmp_path, ex))
+    assert done.returncode == 0, done.stderr
+    rows = json.loads(done.stdout)["transcripts"]
+    assert Counter(r["agent"] for r in rows) == {"claude-code": 6, "codex": 2, "gemini": 2}
+    cwds = {(r["agent"], r["cwd"]) for r in rows if r["agent"] != "claude-code"}
+    assert cwds == {
+        ("codex", str(ex.root)),
+        ("codex", str(ex.worktree)),
+        ("gemini", str(ex.root)),
+        ("gemini", str(ex.worktree)),
+    }
+    text = run_cli("scan", *_where(tmp_path, ex)).stdout
+    assert sum(line.lstrip().startswith("codex ") for line in text.splitlines()) == 2
+
+
+def test_one_memory_from_three_agents_and_a_rerun_adds_nothing(tmp_path: Path) -> None:
+    ex = example.install(tmp_path)
+    first = run_cli("run", "--max-new", "20", "--json", *_where(tmp_path, ex))
+    assert first.returncode == 0, first.stderr
+    summary = json.loads(first.stdout)
+    assert summary["sessions_read"] == 10
+    memory = tmp_path / "memory" / "MEMORY.md"
+    block = memory.read_text(encoding="utf-8")
+    for lesson in (FROM_CLAUDE, FROM_CODEX, FROM_CODEX_WORKTREE, FROM_GEMINI, FROM_GEMINI_WORKTREE):
+        assert block.count(lesson) == 1, lesson
+    [report] = (tmp_path / "memory" / "hindsight" / "reports").glob("*.md")
+    text = report.read_text(encoding="utf-8")
+    assert "(claude-code 6, codex 2, gemini 2)" in text
+    # Each piece of evidence names the agent whose transcript it points into.
+    evidence = [line for line in text.splitlines() if line.lstrip().startswith("Evidence: ")]
+    assert any("gemini `" in line and "/gemini-home/tmp/" in line for line in evidence)
+    assert any("codex `" in line and "/codex-home/sessions/" in line for line in evidence)
+    assert all(
+        ("codex-home" in part) == part.startswith("codex `")
+        for line in evidence
+        for part in line.split("Evidence: ", 1)[1].split(", ")
+    )
+    # The token planted in a Codex command is nowhere hindsight wrote or printed.
+    written = [p.read_bytes() for p in (tmp_path / "memory").rglob("*") if p.is_file()]
+    assert not any(SECRET.encode() in b for b in written) and SECRET not in first.stdout
+    assert "[REDACTED:" in text
+
+    before = {p: p.read_bytes() for p in (tmp_path / "memory").rglob("*.md")}
+    again = run_cli("run", "--max-new", "20", "--since", "3d", "--json", *_where(tmp_path, ex))
+    assert again.returncode == 0, again.stderr
+    rerun = json.loads(again.stdout)
+    assert (rerun["sessions_read"], rerun["lessons_added"]) == (10, 0)
+    assert {p: p.read_bytes() for p in (tmp_path / "memory").rglob("*.md")} == before

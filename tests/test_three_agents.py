@@ -79,3 +79,16 @@ def test_one_memory_from_three_agents_and_a_rerun_adds_nothing(tmp_path: Path) -
     rerun = json.loads(again.stdout)
     assert (rerun["sessions_read"], rerun["lessons_added"]) == (10, 0)
     assert {p: p.read_bytes() for p in (tmp_path / "memory").rglob("*.md")} == before
+
+
+def test_the_watermark_holds_for_every_agent(tmp_path: Path) -> None:
+    ex = example.install(tmp_path)
+    assert run_cli("run", "--json", *_where(tmp_path, ex)).returncode == 0
+    quiet = json.loads(run_cli("run", "--json", *_where(tmp_path, ex)).stdout)
+    assert quiet["sessions_read"] == 0
+    # A resumed Gemini chat grows: the next run reads that session alone.
+    [chat] = (tmp_path / "gemini-home" / "tmp" / "acme-app-v2" / "chats").glob("*.jsonl")
+    with chat.open("a", encoding="utf-8") as handle:
+        handle.write(json.dumps({"$set": {"lastUpdated": "2026-11-30T23:00:00.000Z"}}) + "\n")
+    scan = json.loads(run_cli("scan", "--json", *_where(tmp_path, ex)).stdout)
+    assert [(r["agent"], r["path"]) for r in scan["transcripts"]] == [("gemini", str(chat))]

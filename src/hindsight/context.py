@@ -67,4 +67,6 @@ class Context(Record):
     def memory_dir(self) -> Path:
         if self.memory_dir_arg:
             return Path(self.memory_dir_arg).expanduser().absolute()
-        return locate.default_memory_dir(self.claude_home, self.repo)
+        from hindsight.sources.claude_files import default_memory_dir
+
+        return default_memory_dir(self.claude_home, self.repo)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator
 from datetime import datetime, timedelta
@@ -63,8 +64,11 @@ class Group(Value):
 def find(ctx: Context, since: datetime | None) -> list[Group]:
     groups: list[Group] = []
     for name in sources.AGENTS:
+        home = ctx.home(name)
+        if not os.path.isdir(home):  # False too where the home is not ours to read
+            continue  # an agent never used here: not even its reader is imported
         source = sources.load(name)
-        found = source.discover(ctx.repo, ctx.home(name), since)
+        found = source.discover(ctx.repo, home, since)
         by_session: dict[str, list[Transcript]] = {}
         for transcript in found:
             by_session.setdefault(transcript.session_id, []).append(transcript)

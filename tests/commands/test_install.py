@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 
 from conftest import install_recording, run_cli
-from hindsight.locate import claude_folder_name
+from hindsight.sources.claude_files import claude_folder_name
 
 
 def test_skill_user_and_project_scope(tmp_path: Path) -> None:

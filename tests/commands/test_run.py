@@ -8,8 +8,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from conftest import Script, install_recording, run_cli
-from hindsight.locate import claude_folder_name
 from hindsight.memory import END, START
+from hindsight.sources.claude_files import claude_folder_name
 
 EXPECTED_BLOCK = [
     "- **`tox` is not installed here** (2026-11-30) `tox -e py311` failed the same way 2 times in 2 sessions "

@@ -13,8 +13,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
-from hindsight.locate import claude_folder_name
 from hindsight.sources.claude_files import AGENT as CLAUDE
+from hindsight.sources.claude_files import claude_folder_name
 
 PROMPT = "run the tests"
 COMMAND = "make test"

@@ -8,8 +8,8 @@ import subprocess
 from pathlib import Path
 
 from hindsight.errors import HindsightError
-from hindsight.locate import claude_folder_name
 from hindsight.record import Value
+from hindsight.sources.claude_files import claude_folder_name
 
 RECORDING = Path(__file__).resolve().parent / "recording"
 AGENTS = Path(__file__).resolve().parent / "agents"  # Codex CLI and Gemini CLI (record_agents.sh)

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import importlib
 import os
-from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # pathlib costs --help ~1 ms it does not need
+    from pathlib import Path
+
     from hindsight.sources.base import Source
 
 
@@ -51,6 +52,8 @@ def load(name: str) -> Source:
 
 def home(name: str, arg: str | None) -> Path:
     """An agent's home: the option, else its environment variable, else its default folder."""
+    from pathlib import Path
+
     if arg:
         return Path(arg).expanduser()
     agent = AGENTS[name]

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import os
 import re
-import shlex
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -26,7 +25,7 @@ from hindsight import session as s
 from hindsight.locate import Repo
 from hindsight.session import ReadStats
 from hindsight.sources import lines
-from hindsight.sources.base import Transcript, why_invalid
+from hindsight.sources.base import Transcript, json_objects, text_of, timestamp
 
 AGENT = "codex"
 OUTPUT_CAP = 8000  # head of a tool's output kept for detection
@@ -115,22 +114,14 @@ class _Reader:
 
     def read(self) -> None:
         stats = self.stats
-        for number, line, ended in lines.scan(self.path, stats, SKIP):
-            if isinstance(line, lines.Skim):
-                # A line too long to hold is a huge output or prompt; nothing is decided on it.
-                stats.skipped["truncated" if not line.complete else "too_long"] += 1
-                continue
-            try:
-                record = orjson.loads(line)
-            except orjson.JSONDecodeError:
-                stats.skipped[why_invalid(bytes(line), ended)] += 1
-                continue
-            payload = record.get("payload") if isinstance(record, dict) else None
+        for number, record in json_objects(self.path, stats, SKIP):
+            payload = record.get("payload")
             if not isinstance(payload, dict):
-                stats.skipped["not_an_object" if not isinstance(record, dict) else "malformed"] += 1
+                stats.records -= 1
+                stats.skipped["malformed"] += 1
                 continue
-            stats.records += 1
-            if not self._dispatch(str(record.get("type")), payload, _ts(record), number):
+            ts = timestamp(record.get("timestamp"))
+            if not self._dispatch(str(record.get("type")), payload, ts, number):
                 stats.records -= 1
                 stats.skipped["unknown_type"] += 1
 
@@ -185,7 +176,7 @@ class _Reader:
 
     def _message(self, p: dict[str, Any], ts: datetime | None, line: int) -> None:
         role = p.get("role")
-        text = _text(p.get("content"))
+        text = text_of(p.get("content"))
         if not text.strip():
             return
         if role == "user" and not _HARNESS.match(text):
@@ -233,7 +224,7 @@ class _Reader:
             self.stats.skipped["orphan_result"] += 1
             return
         call, started = pair
-        text = _text(p.get("output"))
+        text = text_of(p.get("output"))
         call.result_at = s.Where(self.path, line)
         call.result_ts = ts
         exit_code, duration, body = _parse_output(text)
@@ -313,30 +304,10 @@ def _command(value: Any) -> str | None:
     if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
         if len(value) == 3 and value[0] in _SHELLS and value[1] in ("-lc", "-c"):
             return str(value[2])
+        import shlex  # argv-form commands only (old `shell`, CommandExecution items)
+
         return shlex.join(value)
     return None
-
-
-def _text(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "".join(
-            str(part.get("text", ""))
-            for part in content
-            if isinstance(part, dict) and isinstance(part.get("text"), str)
-        )
-    return ""
-
-
-def _ts(record: Any) -> datetime | None:
-    value = record.get("timestamp") if isinstance(record, dict) else None
-    if not isinstance(value, str):
-        return None
-    try:
-        return datetime.fromisoformat(value.replace("Z", "+00:00"))
-    except ValueError:
-        return None
 
 
 def _str(value: Any) -> str | None:

@@ -12,7 +12,6 @@ command exited non-zero: the exit code lives only in the output text.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 from datetime import datetime
@@ -24,8 +23,7 @@ import orjson
 from hindsight import session as s
 from hindsight.locate import Repo
 from hindsight.session import ReadStats
-from hindsight.sources import lines
-from hindsight.sources.base import Transcript, why_invalid
+from hindsight.sources.base import Transcript, json_objects, text_of, timestamp, why_invalid
 
 AGENT = "gemini"
 OUTPUT_CAP = 8000
@@ -90,6 +88,8 @@ def _project_folders(repo: Repo, home: Path) -> list[tuple[Path, str]]:
     for path, slug in registry.items():
         if repo.owns(path):
             owners[slug] = path
+    import hashlib  # only where Gemini CLI has been used: ~2 ms of import
+
     for top in repo.roots:
         owners.setdefault(hashlib.sha256(str(top).encode()).hexdigest(), str(top))
     out: list[tuple[Path, str]] = []
@@ -144,19 +144,7 @@ def _chats(folder: Path) -> list[os.DirEntry[str]]:
 def _read_jsonl(path: Path, stats: ReadStats) -> list[tuple[int, Any]]:
     """The messages as the file leaves them: updates applied, rewinds honoured."""
     messages: dict[str, tuple[int, Any]] = {}
-    for number, line, ended in lines.scan(path, stats):
-        if isinstance(line, lines.Skim):
-            stats.skipped["truncated" if not line.complete else "too_long"] += 1
-            continue
-        try:
-            record = orjson.loads(line)
-        except orjson.JSONDecodeError:
-            stats.skipped[why_invalid(bytes(line), ended)] += 1
-            continue
-        if not isinstance(record, dict):
-            stats.skipped["not_an_object"] += 1
-            continue
-        stats.records += 1
+    for number, record in json_objects(path, stats):
         if "$rewindTo" in record:
             target = record["$rewindTo"]
             if target in messages:
@@ -218,9 +206,9 @@ class _Message:
             stats.skipped["malformed"] += 1
             return
         kind = msg.get("type")
-        ts = _ts(msg.get("timestamp"))
+        ts = timestamp(msg.get("timestamp"))
         uuid = msg.get("id") if isinstance(msg.get("id"), str) else None
-        text = _text(msg.get("content"))
+        text = text_of(msg.get("content"))
         if kind == "user":
             if text.strip() and not _HARNESS.match(text):
                 self._event(s.PROMPT, ts, uuid=uuid, text=text.strip())
@@ -262,7 +250,7 @@ class _Message:
             else s.PENDING
         )
         call.is_error = call.status == s.ERROR
-        done = _ts(raw.get("timestamp"))
+        done = timestamp(raw.get("timestamp"))
         call.result_ts, call.result_at = done, self.where
         if done and ts and done >= ts:
             call.duration_s = (done - ts).total_seconds()
@@ -289,24 +277,3 @@ def _result(result: Any) -> tuple[str, str]:
             if isinstance(response.get("error"), str):
                 error.append(response["error"])
     return "\n".join(output), "\n".join(error)
-
-
-def _text(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "".join(
-            str(p["text"])
-            for p in content
-            if isinstance(p, dict) and isinstance(p.get("text"), str)
-        )
-    return ""
-
-
-def _ts(value: Any) -> datetime | None:
-    if not isinstance(value, str):
-        return None
-    try:
-        return datetime.fromisoformat(value.replace("Z", "+00:00"))
-    except ValueError:
-        return None

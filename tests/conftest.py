@@ -222,3 +222,12 @@ def git(*args: str, cwd: Path) -> None:
         check=True,
         capture_output=True,
     )
+
+
+def example_options(base: Path, ex: object) -> list[str]:
+    """Where-options for an example installed under ``base``: every agent's home and the memory."""
+    return [
+        "--repo", str(ex.root), "--claude-home", str(ex.claude_home),  # type: ignore[attr-defined]
+        "--codex-home", str(base / "codex-home"), "--gemini-home", str(base / "gemini-home"),
+        "--memory-dir", str(base / "memory"),
+    ]  # fmt: skip

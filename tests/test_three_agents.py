@@ -8,7 +8,7 @@ import json
 from collections import Counter
 from pathlib import Path
 
-from conftest import run_cli
+from conftest import example_options, run_cli
 from hindsight import example
 
 SECRET = "sk-proj-Zq8vR2mN5tY7wK3pL9xC4bH6jD1fG0sA"  # planted in a recorded Codex command
@@ -21,17 +21,9 @@ FROM_GEMINI = "**`make unit` has no target here; use `make check`**"
 FROM_GEMINI_WORKTREE = "**'release' lives at `docs/release_steps.md`**"
 
 
-def _where(base: Path, ex: example.Example) -> list[str]:
-    return [
-        "--repo", str(ex.root), "--claude-home", str(ex.claude_home),
-        "--codex-home", str(base / "codex-home"), "--gemini-home", str(base / "gemini-home"),
-        "--memory-dir", str(base / "memory"),
-    ]  # fmt: skip
-
-
 def test_scan_lists_every_agents_sessions_of_root_and_worktree(tmp_path: Path) -> None:
     ex = example.install(tmp_path)
-    done = run_cli("scan", "--json", *_where(tmp_path, ex))
+    done = run_cli("scan", "--json", *example_options(tmp_path, ex))
     assert done.returncode == 0, done.stderr
     rows = json.loads(done.stdout)["transcripts"]
     assert Counter(r["agent"] for r in rows) == {"claude-code": 6, "codex": 2, "gemini": 2}
@@ -42,13 +34,13 @@ def test_scan_lists_every_agents_sessions_of_root_and_worktree(tmp_path: Path) -
         ("gemini", str(ex.root)),
         ("gemini", str(ex.worktree)),
     }
-    text = run_cli("scan", *_where(tmp_path, ex)).stdout
+    text = run_cli("scan", *example_options(tmp_path, ex)).stdout
     assert sum(line.lstrip().startswith("codex ") for line in text.splitlines()) == 2
 
 
 def test_one_memory_from_three_agents_and_a_rerun_adds_nothing(tmp_path: Path) -> None:
     ex = example.install(tmp_path)
-    first = run_cli("run", "--max-new", "20", "--json", *_where(tmp_path, ex))
+    first = run_cli("run", "--max-new", "20", "--json", *example_options(tmp_path, ex))
     assert first.returncode == 0, first.stderr
     summary = json.loads(first.stdout)
     assert summary["sessions_read"] == 10
@@ -74,7 +66,9 @@ def test_one_memory_from_three_agents_and_a_rerun_adds_nothing(tmp_path: Path) -
     assert "[REDACTED:" in text
 
     before = {p: p.read_bytes() for p in (tmp_path / "memory").rglob("*.md")}
-    again = run_cli("run", "--max-new", "20", "--since", "3d", "--json", *_where(tmp_path, ex))
+    again = run_cli(
+        "run", "--max-new", "20", "--since", "3d", "--json", *example_options(tmp_path, ex)
+    )
     assert again.returncode == 0, again.stderr
     rerun = json.loads(again.stdout)
     assert (rerun["sessions_read"], rerun["lessons_added"]) == (10, 0)
@@ -83,12 +77,12 @@ def test_one_memory_from_three_agents_and_a_rerun_adds_nothing(tmp_path: Path) -
 
 def test_the_watermark_holds_for_every_agent(tmp_path: Path) -> None:
     ex = example.install(tmp_path)
-    assert run_cli("run", "--json", *_where(tmp_path, ex)).returncode == 0
-    quiet = json.loads(run_cli("run", "--json", *_where(tmp_path, ex)).stdout)
+    assert run_cli("run", "--json", *example_options(tmp_path, ex)).returncode == 0
+    quiet = json.loads(run_cli("run", "--json", *example_options(tmp_path, ex)).stdout)
     assert quiet["sessions_read"] == 0
     # A resumed Gemini chat grows: the next run reads that session alone.
     [chat] = (tmp_path / "gemini-home" / "tmp" / "acme-app-v2" / "chats").glob("*.jsonl")
     with chat.open("a", encoding="utf-8") as handle:
         handle.write(json.dumps({"$set": {"lastUpdated": "2026-11-30T23:00:00.000Z"}}) + "\n")
-    scan = json.loads(run_cli("scan", "--json", *_where(tmp_path, ex)).stdout)
+    scan = json.loads(run_cli("scan", "--json", *example_options(tmp_path, ex)).stdout)
     assert [(r["agent"], r["path"]) for r in scan["transcripts"]] == [("gemini", str(chat))]

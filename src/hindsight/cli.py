@@ -91,6 +91,17 @@ def _common() -> argparse.ArgumentParser:
     return common
 
 
+def _target(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--target",
+        choices=("claude", "agents-md", "gemini-md", "all"),
+        default="claude",
+        metavar="TARGET",
+        help="which memory: claude (MEMORY.md, default), agents-md (the repo's AGENTS.md), "
+        "gemini-md (the repo's GEMINI.md), all",
+    )
+
+
 def _positive_bytes(text: str) -> int:
     try:
         value = int(text)
@@ -150,6 +161,7 @@ def _cmd_run(sub: _Subparsers, common: argparse.ArgumentParser) -> None:
         common,
     )
     _window(p)
+    _target(p)
     p.add_argument(
         "--judge",
         default="rules",
@@ -219,6 +231,7 @@ def _cmd_apply(sub: _Subparsers, common: argparse.ArgumentParser) -> None:
         metavar="LESSONS.json",
         help="the judge's JSON (per 'hindsight schema'), or - for stdin",
     )
+    _target(p)
     p.add_argument("--json", action="store_true", help="print the summary as one JSON document")
 
 
@@ -253,6 +266,7 @@ def _cmd_memory(sub: _Subparsers, common: argparse.ArgumentParser) -> None:
         module="memory",
     )
     m.add_argument("--json", action="store_true", help="print one JSON document")
+    _target(m)
     m = _add(
         msub,
         "add",
@@ -279,6 +293,7 @@ def _cmd_memory(sub: _Subparsers, common: argparse.ArgumentParser) -> None:
         help="default: trap",
     )
     _cap(m)
+    _target(m)
     m = _add(
         msub,
         "prune",
@@ -288,6 +303,7 @@ def _cmd_memory(sub: _Subparsers, common: argparse.ArgumentParser) -> None:
         module="memory",
     )
     _cap(m)
+    _target(m)
     m = _add(
         msub,
         "check",
@@ -297,6 +313,7 @@ def _cmd_memory(sub: _Subparsers, common: argparse.ArgumentParser) -> None:
         module="memory",
     )
     _cap(m)
+    _target(m)
 
 
 def _cmd_schema(sub: _Subparsers, common: argparse.ArgumentParser) -> None:

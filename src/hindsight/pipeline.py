@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import contextlib
 import subprocess
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
-from hindsight import clock, detect, discover, fsutil, layout, redact, report, state, txn
+from hindsight import clock, detect, discover, fsutil, layout, redact, report, state, targets, txn
 from hindsight.context import Context
 from hindsight.detect import Finding
 from hindsight.lessons import Judgement, Lesson
@@ -117,6 +117,7 @@ class Applied(Record):
         "quarantine",
         "report_path",
         "section",
+        "targets",
     )
     lessons: list[Lesson]  # new this run (not reported before)
     already_reported: int
@@ -126,6 +127,7 @@ class Applied(Record):
     quarantine: list[Quarantined]
     report_path: str | None
     section: str
+    targets: dict[str, AddResult]  # what the other targets (AGENTS.md, GEMINI.md) got
 
     def __init__(
         self,
@@ -146,6 +148,7 @@ class Applied(Record):
         self.quarantine = [] if quarantine is None else quarantine
         self.report_path = report_path
         self.section = section
+        self.targets: dict[str, AddResult] = {}
 
 
 def apply(
@@ -158,12 +161,16 @@ def apply(
     max_bytes: int = DEFAULT_MAX_BYTES,
     dry_run: bool = False,
     commit: bool = False,
+    target_names: Sequence[str] = (targets.CLAUDE,),
 ) -> Applied:
     """Write what is new, as one transaction (txn.py): report, archive, evidence keys, memory;
     with ``commit`` the watermark moves in the same transaction (``run``; the skill commits
     on its own)."""
     store = MemoryStore(ctx.memory_dir)
-    store.read()  # a malformed block stops everything before any file is touched
+    claude = targets.CLAUDE in target_names
+    others = [targets.resolve(ctx, name) for name in target_names if name != targets.CLAUDE]
+    for each in ([store] if claude else []) + [t.store for t in others]:
+        each.read()  # a malformed block stops everything before any file is touched
     tolerate = gathered is not None and gathered.explicit_since
     with fsutil.locked(lock_path(ctx)) if not dry_run else contextlib.nullcontext():
         if not dry_run:
@@ -180,8 +187,9 @@ def apply(
         wanted = sorted((x for x in fresh.lessons if x.memory), key=lambda x: -x.strength)
         out.over_run_cap = max(0, len(wanted) - max_new)
         entries = [Entry.make(x.title, x.body, x.kind, today) for x in wanted[:max_new]]
-        out.memory = store.plan(entries, max_bytes)
-        added = {e.title for e in out.memory.added}
+        out.memory = store.plan(entries, max_bytes) if claude else AddResult()
+        out.targets = {t.name: targets.plan(t, entries, max_bytes) for t in others}
+        added = {e.title for r in [out.memory, *out.targets.values()] for e in r.added}
         out.section = report.render_section(
             fresh, gathered, findings or [], out.memory, added, clock.now(), out.quarantine, screen
         )
@@ -194,6 +202,10 @@ def apply(
         progress = {"scan_started": clock.iso(gathered.scan_started)} if gathered else {}
         if commit and gathered:
             progress["commit"] = clock.iso(gathered.scan_started)
+        # Before the transaction records the evidence keys: a crash in between reruns these
+        # writes, and dedup makes the rerun add nothing twice.
+        for other in others:
+            targets.write(other, out.targets[other.name], today)
         intent = txn.Intent.for_memory(
             out.memory, today, report=text, reported=sorted(keys), state=progress
         )
@@ -255,12 +267,16 @@ def _host_known(ctx: Context) -> Callable[[str], bool]:
         if host not in cache:
             try:
                 done = subprocess.run(
-                    ["git", "-C", str(ctx.repo.root), "grep", "-q", "-I", "-F", "-i", host],
+                    ["git", "-C", str(ctx.repo.root), "grep", "-n", "-I", "-F", "-i", host],
                     capture_output=True,
+                    text=True,
+                    errors="replace",
                     timeout=20,
                     check=False,
                 )
-                cache[host] = done.returncode == 0
+                # Hosts only hindsight's own blocks name (a committed AGENTS.md) do not count.
+                out = done.stdout if done.returncode == 0 else ""
+                cache[host] = targets.hits_outside_blocks(ctx.repo.root, out)
             except (OSError, subprocess.SubprocessError):
                 cache[host] = False
         return cache[host]

@@ -5,10 +5,11 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 
 import orjson
 
-from hindsight import lessons, pipeline, state
+from hindsight import lessons, pipeline, state, targets
 from hindsight.context import Context
 from hindsight.errors import HindsightError
 from hindsight.output import print_json
@@ -30,8 +31,10 @@ def run(args: argparse.Namespace) -> int:
     # re-read from the sessions the digest covered.
     saved = state.load(ctx.memory_dir)
     gathered = pipeline.gather(ctx, None, since_at=saved.scan_since) if saved.scan_since else None
-    applied = pipeline.apply(ctx, judgement, gathered=gathered)
-    summary = {
+    applied = pipeline.apply(
+        ctx, judgement, gathered=gathered, target_names=targets.expand(args.target)
+    )
+    summary: dict[str, Any] = {
         "lessons": len(applied.lessons),
         "already_reported": applied.already_reported,
         "lessons_added": len(applied.memory.added),
@@ -40,6 +43,8 @@ def run(args: argparse.Namespace) -> int:
         "quarantined": applied.quarantined,
         "report": applied.report_path,
     }
+    if applied.targets:  # AGENTS.md, GEMINI.md: only where --target asked for them
+        summary["targets"] = targets.summary(applied.targets, ctx)
     if args.json:
         print_json(summary)
     else:
@@ -49,4 +54,5 @@ def run(args: argparse.Namespace) -> int:
         )
         if applied.report_path:
             print(f"report: {applied.report_path}")
+        targets.print_summary(targets.summary(applied.targets, ctx))
     return 0

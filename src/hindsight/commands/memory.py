@@ -5,27 +5,35 @@ from __future__ import annotations
 import argparse
 import sys
 
-from hindsight import clock
+from hindsight import clock, targets
 from hindsight.context import Context
 from hindsight.memory import ENTRY_RE, Entry, MemoryStore, check, parse
 from hindsight.output import print_json
 
 
 def run(args: argparse.Namespace) -> int:
-    store = MemoryStore(Context.from_args(args).memory_dir)
+    ctx = Context.from_args(args)
+    status = 0
+    for name in targets.expand(args.target):
+        status = max(status, _one(ctx, targets.resolve(ctx, name), args))
+    return status
+
+
+def _one(ctx: Context, target: targets.Target, args: argparse.Namespace) -> int:
+    store = target.store
     action: str = args.action
     if action == "show":
         return _show(store, args.json)
     if action == "add":
-        return _add(store, args)
+        return _add(ctx, target, args)
     if action == "prune":
-        result = store.prune(args.max_bytes)
+        result = targets.change(ctx, target, [], args.max_bytes, clock.today())
         if result.pruned:
             print(f"pruned {len(result.pruned)} entries to {store.archive_path}")
         else:
-            print("the block is within the cap; nothing pruned")
+            print(f"{store.path}: the block is within the cap; nothing pruned")
         return 0
-    return _check(store, args.max_bytes)
+    return _check(store, targets.cap(target, args.max_bytes))
 
 
 def _show(store: MemoryStore, as_json: bool) -> int:
@@ -46,9 +54,10 @@ def _show(store: MemoryStore, as_json: bool) -> int:
     return 0
 
 
-def _add(store: MemoryStore, args: argparse.Namespace) -> int:
+def _add(ctx: Context, target: targets.Target, args: argparse.Namespace) -> int:
+    store = target.store
     entry = Entry.make(args.title, args.body, args.kind, clock.today())
-    result = store.add([entry], args.max_bytes)
+    result = targets.change(ctx, target, [entry], args.max_bytes, clock.today())
     if result.duplicates:
         print(
             f"not added: an entry titled like {entry.title!r} is already in memory or the archive"

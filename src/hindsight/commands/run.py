@@ -6,7 +6,7 @@ import argparse
 import contextlib
 from typing import Any
 
-from hindsight import clock, fsutil, judges, pipeline
+from hindsight import clock, fsutil, judges, pipeline, targets
 from hindsight.context import Context
 from hindsight.errors import HindsightError
 from hindsight.output import print_json
@@ -93,6 +93,7 @@ def _run(ctx: Context, args: argparse.Namespace, judge: judges.Judge) -> dict[st
             dry_run=args.dry_run,
             max_new=args.max_new,
             commit=True,
+            target_names=targets.expand(args.target),
         )
         watermark = None if args.dry_run else gathered.scan_started
     summary: dict[str, Any] = {
@@ -114,6 +115,8 @@ def _run(ctx: Context, args: argparse.Namespace, judge: judges.Judge) -> dict[st
         "watermark": clock.iso(watermark) if watermark else None,
         "dry_run": bool(args.dry_run),
     }
+    if applied.targets:  # AGENTS.md, GEMINI.md: only where --target asked for them
+        summary["targets"] = targets.summary(applied.targets, ctx)
     if args.dry_run:
         summary["would_add"] = [e.line() for e in applied.memory.added]
         # Redacted where it is printed (print_json redacts every string): with --quiet nothing is,
@@ -180,5 +183,6 @@ def _print(summary: dict[str, Any]) -> None:
             f"memory: {summary['lessons_added']} added, {summary['duplicates_refused']} refused as duplicates, "
             f"{summary['pruned']} pruned  ({summary['memory']})"
         )
+        targets.print_summary(summary.get("targets", {}))
         if summary["report"]:
             print(f"report: {summary['report']}")

@@ -34,6 +34,12 @@ def test_scan_lists_every_agents_sessions_of_root_and_worktree(tmp_path: Path) -
         ("gemini", str(ex.root)),
         ("gemini", str(ex.worktree)),
     }
+    status = json.loads(run_cli("status", "--json", *example_options(tmp_path, ex)).stdout)
+    assert status["homes"] == {
+        "claude-code": str(ex.claude_home),
+        "codex": str(tmp_path / "codex-home"),
+        "gemini": str(tmp_path / "gemini-home"),
+    }
     text = run_cli("scan", *example_options(tmp_path, ex)).stdout
     assert sum(line.lstrip().startswith("codex ") for line in text.splitlines()) == 2
 

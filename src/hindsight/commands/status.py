@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from hindsight import clock, discover, layout, state
+from hindsight import clock, discover, layout, sources, state
 from hindsight.context import Context
 from hindsight.errors import HindsightError
 from hindsight.memory import MemoryStore
@@ -28,6 +28,7 @@ def run(args: argparse.Namespace) -> int:
         "repo": str(ctx.repo.root),
         "worktrees": [str(w) for w in ctx.repo.worktrees],
         "claude_home": str(ctx.claude_home),
+        "homes": {name: str(ctx.home(name)) for name in sources.AGENTS},
         "memory": str(store.path),
         "archive": str(store.archive_path),
         "reports": str(reports_dir(ctx.memory_dir)),
@@ -58,6 +59,8 @@ def run(args: argparse.Namespace) -> int:
         return 0
     for key in ("repo", "memory", "archive", "reports", "state"):
         print(f"{key:<10} {info[key]}")
+    for name, home in info["homes"].items():
+        print(f"{name:<10} {home}")
     if info.get("memory_entries") is not None:
         print(f"{'entries':<10} {info['memory_entries']} in the hindsight block")
     print(

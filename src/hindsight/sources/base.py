@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -119,3 +119,20 @@ def text_of(content: Any) -> str:
             if isinstance(p, dict) and isinstance(p.get("text"), str)
         )
     return ""
+
+
+def read_files(
+    agent: str,
+    main: Transcript | None,
+    subagents: list[Transcript],
+    read_one: Callable[[Session, Path, ReadStats], None],
+) -> Session:
+    """One session from its files, each read by ``read_one`` and counted on its own."""
+    anchor = main or subagents[0]
+    session = Session(agent, anchor.session_id, anchor.path, cwd=anchor.cwd)
+    for transcript in ([main] if main else []) + subagents:
+        stats = ReadStats()
+        read_one(session, transcript.path, stats)
+        session.file_stats[transcript.path] = stats
+        session.stats.merge(stats)
+    return session

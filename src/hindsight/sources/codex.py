@@ -25,7 +25,7 @@ from hindsight import session as s
 from hindsight.locate import Repo
 from hindsight.session import ReadStats
 from hindsight.sources import lines
-from hindsight.sources.base import Transcript, json_objects, text_of, timestamp
+from hindsight.sources.base import Transcript, json_objects, read_files, text_of, timestamp
 
 AGENT = "codex"
 OUTPUT_CAP = 8000  # head of a tool's output kept for detection
@@ -64,14 +64,9 @@ class CodexSource:
         return found
 
     def read(self, main: Transcript | None, subagents: list[Transcript]) -> s.Session:
-        anchor = main or subagents[0]
-        session = s.Session(AGENT, anchor.session_id, anchor.path, cwd=anchor.cwd)
-        for transcript in ([main] if main else []) + subagents:
-            stats = ReadStats()
-            _Reader(session, transcript.path, stats).read()
-            session.file_stats[transcript.path] = stats
-            session.stats.merge(stats)
-        return session
+        return read_files(
+            AGENT, main, subagents, lambda sess, path, stats: _Reader(sess, path, stats).read()
+        )
 
 
 def session_id(path: Path) -> str:

@@ -23,7 +23,14 @@ import orjson
 from hindsight import session as s
 from hindsight.locate import Repo
 from hindsight.session import ReadStats
-from hindsight.sources.base import Transcript, json_objects, text_of, timestamp, why_invalid
+from hindsight.sources.base import (
+    Transcript,
+    json_objects,
+    read_files,
+    text_of,
+    timestamp,
+    why_invalid,
+)
 
 AGENT = "gemini"
 OUTPUT_CAP = 8000
@@ -59,20 +66,14 @@ class GeminiSource:
         return found
 
     def read(self, main: Transcript | None, subagents: list[Transcript]) -> s.Session:
-        anchor = main or subagents[0]
-        session = s.Session(AGENT, anchor.session_id, anchor.path, cwd=anchor.cwd)
-        for transcript in ([main] if main else []) + subagents:
-            stats = ReadStats()
-            messages = (
-                _read_json(transcript.path, stats)
-                if transcript.path.suffix == ".json"
-                else _read_jsonl(transcript.path, stats)
-            )
-            for line, message in messages:
-                _Message(session, transcript.path, line).add(message, stats)
-            session.file_stats[transcript.path] = stats
-            session.stats.merge(stats)
-        return session
+        return read_files(AGENT, main, subagents, _read_file)
+
+
+def _read_file(session: s.Session, path: Path, stats: ReadStats) -> None:
+    json_file = path.suffix == ".json"
+    messages = _read_json(path, stats) if json_file else _read_jsonl(path, stats)
+    for line, message in messages:
+        _Message(session, path, line).add(message, stats)
 
 
 def _project_folders(repo: Repo, home: Path) -> list[tuple[Path, str]]:

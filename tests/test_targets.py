@@ -104,15 +104,3 @@ def test_memory_add_and_show_on_agents_md(tmp_path: Path) -> None:
     shown = json.loads(run_cli("memory", "show", "--target", "agents-md", "--json", *where).stdout)
     assert [e["title"] for e in shown["entries"]] == ["Tests need PGHOST=/tmp"]
     assert not (tmp_path / "memory" / "MEMORY.md").exists()
-
-
-def test_hindsight_blocks_never_vouch_for_a_host(tmp_path: Path) -> None:
-    (tmp_path / "AGENTS.md").write_text(
-        "# Team notes\n<!-- hindsight:start -->\n- **use builds.corp.example** (2026-01-01) x [fix]\n"
-        "<!-- hindsight:end -->\nmirror: mirror.corp.example\n"
-    )
-    inside = "AGENTS.md:3:- **use builds.corp.example** (2026-01-01) x [fix]\n"
-    outside = "AGENTS.md:5:mirror: mirror.corp.example\n"
-    assert targets.hits_outside_blocks(tmp_path, inside) is False
-    assert targets.hits_outside_blocks(tmp_path, outside) is True
-    assert targets.hits_outside_blocks(tmp_path, "") is False

@@ -18,7 +18,6 @@ FROM_CLAUDE = "**`make test` has no target here; use `make check`**"
 FROM_CODEX = "**`make format` has no target here; use `make fmt-check`**"
 FROM_CODEX_WORKTREE = '**User preference: "no, use conf/settings.ini instead"**'
 FROM_GEMINI = "**`make unit` has no target here; use `make check`**"
-FROM_GEMINI_WORKTREE = "**'release' lives at `docs/release_steps.md`**"
 
 
 def test_scan_lists_every_agents_sessions_of_root_and_worktree(tmp_path: Path) -> None:
@@ -52,11 +51,17 @@ def test_one_memory_from_three_agents_and_a_rerun_adds_nothing(tmp_path: Path) -
     assert summary["sessions_read"] == 10
     memory = tmp_path / "memory" / "MEMORY.md"
     block = memory.read_text(encoding="utf-8")
-    for lesson in (FROM_CLAUDE, FROM_CODEX, FROM_CODEX_WORKTREE, FROM_GEMINI, FROM_GEMINI_WORKTREE):
+    for lesson in (FROM_CLAUDE, FROM_CODEX, FROM_CODEX_WORKTREE, FROM_GEMINI):
         assert block.count(lesson) == 1, lesson
     [report] = (tmp_path / "memory" / "hindsight" / "reports").glob("*.md")
     text = report.read_text(encoding="utf-8")
     assert "(claude-code 6, codex 2, gemini 2)" in text
+    # The Gemini worktree session's long search ended at a path its glob printed first: the
+    # memory gate keeps it to the report (tainted), naming the chat it came from.
+    [chat] = (tmp_path / "gemini-home" / "tmp" / "acme-app-v2-wt-feature" / "chats").glob("*")
+    assert (
+        f"tainted: a path in the agent's own text first came from tool output ({chat.name}:" in text
+    )
     # Each piece of evidence names the agent whose transcript it points into.
     evidence = [line for line in text.splitlines() if line.lstrip().startswith("Evidence: ")]
     assert any("gemini `" in line and "/gemini-home/tmp/" in line for line in evidence)

@@ -7,6 +7,7 @@ from functools import cached_property
 from pathlib import Path
 
 from hindsight import locate, sources
+from hindsight.errors import HindsightError
 from hindsight.record import Record
 
 CLAUDE = "claude-code"
@@ -34,7 +35,9 @@ class Context(Record):
     @classmethod
     def from_args(cls, args: argparse.Namespace, repo: str | None = None) -> Context:
         homes = {name: getattr(args, sources.home_dest(name), None) for name in sources.AGENTS}
-        return cls(repo or args.repo, None, args.memory_dir, homes)
+        # Commands without where-options of their own (install's helpers) still get a context.
+        repo = repo or getattr(args, "repo", None) or "."
+        return cls(repo, None, getattr(args, "memory_dir", None), homes)
 
     def where_options(self, absolute: bool = False) -> list[str]:
         """The homes and memory folder given on the command line, as options for a child run."""
@@ -61,7 +64,12 @@ class Context(Record):
 
     @cached_property
     def claude_home(self) -> Path:
-        return self.home(CLAUDE)
+        home = self.home(CLAUDE)
+        # A mistyped --claude-home must not become a new, empty home that memory is written to.
+        if self.claude_home_arg and not home.is_dir():
+            what = "is not a folder" if home.exists() else "does not exist"
+            raise HindsightError(f"--claude-home {self.claude_home_arg} {what}")
+        return home
 
     @cached_property
     def memory_dir(self) -> Path:

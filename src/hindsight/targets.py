@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import date
-from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from hindsight import fsutil, layout
@@ -127,27 +126,3 @@ def print_summary(rows: dict[str, dict[str, object]]) -> None:
             f"{name}: {row['added']} added, {row['duplicates_refused']} refused as duplicates, "
             f"{row['pruned']} pruned  ({row['path']})"
         )
-
-
-def hits_outside_blocks(root: Path, grep_output: str) -> bool:
-    """Whether any ``git grep -n`` hit (``path:line:text``) lies outside a hindsight block: the
-    lessons hindsight wrote into AGENTS.md or GEMINI.md never vouch for themselves."""
-    from hindsight.memory import END, START
-
-    spans: dict[str, list[tuple[int, int]]] = {}
-    for hit in grep_output.splitlines():
-        path, _, rest = hit.partition(":")
-        number, _, _ = rest.partition(":")
-        if not number.isdigit():
-            continue
-        if path not in spans:
-            try:
-                lines = (root / path).read_text(encoding="utf-8", errors="replace").splitlines()
-            except OSError:
-                lines = []
-            starts = [i + 1 for i, line in enumerate(lines) if line.strip() == START]
-            ends = [i + 1 for i, line in enumerate(lines) if line.strip() == END]
-            spans[path] = list(zip(starts, ends, strict=False))
-        if not any(start <= int(number) <= end for start, end in spans[path]):
-            return True
-    return False

@@ -12,7 +12,7 @@ import zstandard
 from conftest import SHARED_FIXTURES, shared_fixture
 from hindsight import session as s
 from hindsight.locate import Repo
-from hindsight.sources.base import Transcript
+from hindsight.sources.base import Transcript, Window
 from hindsight.sources.codex import CodexSource
 
 
@@ -107,7 +107,7 @@ def test_discovery_sessions_archived_and_compressed(tmp_path: Path) -> None:
     )
     other = day / "rollout-2026-11-30T00-00-00-99999999-2222-3333-4444-555555555555.jsonl"
     shutil.copy(plain, other)  # /tmp/cxproj: another project
-    found = CodexSource().discover(repo, home, None)
+    found = CodexSource().discover(repo, home, Window())
     assert sorted((t.path.name, t.session_id, t.cwd) for t in found) == sorted(
         [
             (plain.name, "01a22c85-3da0-7f83-82ac-5c91c816babf", str(repo.root)),

@@ -13,7 +13,7 @@ import pytest
 from hindsight import sources
 from hindsight.locate import Repo
 from hindsight.session import ReadStats, Session
-from hindsight.sources.base import Transcript
+from hindsight.sources.base import Transcript, Window
 
 from .samples import COMMAND, ERROR, PROMPT, SAMPLES, lines_of, write
 
@@ -29,10 +29,7 @@ def _repo(tmp_path: Path) -> Repo:
 
 
 def _found(agent: str, home: Path, repo: Repo, since: float | None = None) -> list[Transcript]:
-    from datetime import datetime, timezone
-
-    when = datetime.fromtimestamp(since, timezone.utc) if since is not None else None
-    return sources.load(agent).discover(repo, home, when)
+    return sources.load(agent).discover(repo, home, Window(since=since))
 
 
 def _read(agent: str, path: Path) -> Session:

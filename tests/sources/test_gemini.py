@@ -10,7 +10,7 @@ from pathlib import Path
 from conftest import shared_fixture
 from hindsight import session as s
 from hindsight.locate import Repo
-from hindsight.sources.base import Transcript
+from hindsight.sources.base import Transcript, Window
 from hindsight.sources.gemini import GeminiSource
 
 
@@ -104,7 +104,7 @@ def test_project_folders_by_registry_marker_and_hash(tmp_path: Path) -> None:
             (home / "tmp" / name / ".project_root").write_text(root + "\n")
     registry = {"projects": {str(repo.root): "repo", str(tmp_path / "other"): "other"}}
     (home / "projects.json").write_text(json.dumps(registry))
-    found = GeminiSource().discover(repo, home, None)
+    found = GeminiSource().discover(repo, home, Window())
     assert sorted((t.path.parent.parent.name, t.cwd) for t in found) == sorted(
         [
             ("repo", str(repo.root)),
@@ -114,7 +114,7 @@ def test_project_folders_by_registry_marker_and_hash(tmp_path: Path) -> None:
     )
     # A broken projects.json is no mapping, never an error.
     (home / "projects.json").write_text("{ not json")
-    assert {t.path.parent.parent.name for t in GeminiSource().discover(repo, home, None)} == {
+    assert {t.path.parent.parent.name for t in GeminiSource().discover(repo, home, Window())} == {
         "wt-marker",
         hashlib.sha256(str(repo.root).encode()).hexdigest(),
     }

@@ -9,6 +9,7 @@ from typing import Any
 from hindsight import clock, fsutil, judges, pipeline, targets
 from hindsight.context import Context
 from hindsight.errors import HindsightError
+from hindsight.fmt import count
 from hindsight.output import print_json
 from hindsight.redact import redact
 
@@ -32,22 +33,26 @@ def _example(args: argparse.Namespace, judge: judges.Judge) -> int:
 
     from hindsight import example
 
-    base = Path(tempfile.mkdtemp(prefix="hindsight-example-"))
-    ex = example.install(base)
-    ctx = Context(str(ex.root), None, args.memory_dir, ex.homes)
-    summary = _run(ctx, args, judge)
-    if args.json:
-        print_json({"example": str(base), **summary})
-        return 0
-    if not args.quiet:
-        print(
-            f"example: sessions recorded with Claude Code 2.1.328, Codex CLI 0.171.0 and Gemini CLI 0.61.0, replayed in {base}"
-        )
-        _print(summary)
-        memory = Path(summary["memory"])
-        if memory.exists():
-            print(f"\n{memory}:\n")
-            print(memory.read_text(encoding="utf-8"))
+    # The temporary repo goes when the example ends: a demo leaves nothing behind in /tmp.
+    with tempfile.TemporaryDirectory(prefix="hindsight-example-") as tmp:
+        base = Path(tmp)
+        ex = example.install(base)
+        ctx = Context(str(ex.root), None, args.memory_dir, ex.homes)
+        summary = _run(ctx, args, judge)
+        if args.json:
+            print_json({"example": str(base), **summary})
+            return 0
+        if not args.quiet:
+            print(
+                "example: sessions recorded with Claude Code 2.1.328, Codex CLI 0.171.0 and "
+                f"Gemini CLI 0.61.0, replayed in {base} "
+                "(removed afterwards)"
+            )
+            _print(summary)
+            memory = Path(summary["memory"])
+            if memory.exists():
+                print(f"\n{memory}:\n")
+                print(memory.read_text(encoding="utf-8"))
     return 0
 
 
@@ -92,6 +97,7 @@ def _run(ctx: Context, args: argparse.Namespace, judge: judges.Judge) -> dict[st
             findings=findings,
             dry_run=args.dry_run,
             max_new=args.max_new,
+            own_judge=judge.name == "rules",
             commit=True,
             target_names=targets.expand(args.target),
         )
@@ -110,10 +116,12 @@ def _run(ctx: Context, args: argparse.Namespace, judge: judges.Judge) -> dict[st
         "over_run_cap": applied.over_run_cap,
         "pruned": len(applied.memory.pruned),
         "quarantined": applied.quarantined,
+        "held": len(applied.held),
         "memory": str(ctx.memory_dir / "MEMORY.md"),
         "report": applied.report_path,
         "watermark": clock.iso(watermark) if watermark else None,
         "dry_run": bool(args.dry_run),
+        "unread": [{"path": path, "why": why} for path, why in gathered.unread],
     }
     if applied.targets:  # AGENTS.md, GEMINI.md: only where --target asked for them
         summary["targets"] = targets.summary(applied.targets, ctx)
@@ -132,6 +140,7 @@ def _run(ctx: Context, args: argparse.Namespace, judge: judges.Judge) -> dict[st
 
 
 def _nothing(ctx: Context, gathered: pipeline.Gathered, dry_run: bool) -> dict[str, Any]:
+    # Also when files could not be read: they are named, and stay pending.
     zero = (
         "findings",
         "lessons",
@@ -142,6 +151,7 @@ def _nothing(ctx: Context, gathered: pipeline.Gathered, dry_run: bool) -> dict[s
         "over_run_cap",
         "pruned",
         "quarantined",
+        "held",
     )
     summary: dict[str, Any] = {
         "sessions_read": 0,
@@ -154,6 +164,7 @@ def _nothing(ctx: Context, gathered: pipeline.Gathered, dry_run: bool) -> dict[s
         "watermark": None,
         "dry_run": dry_run,
         "nothing_to_read": True,
+        "unread": [{"path": path, "why": why} for path, why in gathered.unread],
     }
     if dry_run:
         summary.update(would_add=[], report_section="")
@@ -165,6 +176,8 @@ def _print(summary: dict[str, Any]) -> None:
         print(
             "nothing to read: no session of this repo changed in the window (first run: the last 3 days)"
         )
+        for item in summary["unread"]:
+            print(f"not read, stays pending: {item['path']} ({item['why']})")
         return
 
     if summary["dry_run"]:
@@ -175,9 +188,13 @@ def _print(summary: dict[str, Any]) -> None:
             print("\nwould append to the report:\n")
             print(redact(summary["report_section"]))
     print(
-        f"read {summary['sessions_read']} sessions ({summary['transcripts']} transcripts, "
-        f"{summary['lines_skipped']} lines skipped); {summary['findings']} findings, {summary['lessons']} new lessons"
+        f"read {count(summary['sessions_read'], 'session')} "
+        f"({count(summary['transcripts'], 'transcript')}, "
+        f"{count(summary['lines_skipped'], 'line')} skipped); "
+        f"{count(summary['findings'], 'finding')}, {count(summary['lessons'], 'new lesson')}"
     )
+    for item in summary.get("unread", []):
+        print(f"not read, stays pending: {item['path']} ({item['why']})")
     if not summary["dry_run"]:
         print(
             f"memory: {summary['lessons_added']} added, {summary['duplicates_refused']} refused as duplicates, "

@@ -25,7 +25,7 @@ from hindsight import session as s
 from hindsight.locate import Repo
 from hindsight.session import ReadStats
 from hindsight.sources import lines
-from hindsight.sources.base import Transcript, json_objects, read_files, text_of, timestamp
+from hindsight.sources.base import Transcript, Window, json_objects, read_files, text_of, timestamp
 
 AGENT = "codex"
 OUTPUT_CAP = 8000  # head of a tool's output kept for detection
@@ -49,11 +49,10 @@ _HARNESS = re.compile(r"^\s*(?:<[a-zA-Z_][\w -]*>|# AGENTS\.md instructions|# Co
 class CodexSource:
     agent = AGENT
 
-    def discover(self, repo: Repo, home: Path, since: datetime | None) -> list[Transcript]:
-        cutoff = since.timestamp() if since else None
+    def discover(self, repo: Repo, home: Path, window: Window) -> list[Transcript]:
         found: list[Transcript] = []
         for path, st in _rollouts(home):
-            if cutoff is not None and st.st_mtime <= cutoff:
+            if not window.wants(str(path), st.st_size, st.st_mtime):
                 continue
             cwd = lines.peek(path, _CWD)
             if cwd is None or not repo.owns(cwd):
@@ -63,7 +62,9 @@ class CodexSource:
             )
         return found
 
-    def read(self, main: Transcript | None, subagents: list[Transcript]) -> s.Session:
+    def read(
+        self, main: Transcript | None, subagents: list[Transcript], seen: set[str] | None = None
+    ) -> s.Session:  # a rollout resumed appends to itself: no copies to count once
         return read_files(
             AGENT, main, subagents, lambda sess, path, stats: _Reader(sess, path, stats).read()
         )
@@ -201,6 +202,10 @@ class _Reader:
         command = _command(args.get("cmd", args.get("command"))) if name in s.SHELL_TOOLS else None
         if name == "local_shell_call":
             name, command = "local_shell", _command(args.get("command"))
+        if command is not None:
+            # Under the key every agent's shell input is read by (exec_command says "cmd", the
+            # old shell an argv list): what the agent ran is its own words wherever it is read.
+            args["command"] = command
         call = s.ToolCall(call_id, name, args, command=command)
         self._event(s.TOOL, ts, line, uuid=call_id, tool=call)
         self.calls[call_id] = (call, ts)

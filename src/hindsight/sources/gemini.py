@@ -25,6 +25,7 @@ from hindsight.locate import Repo
 from hindsight.session import ReadStats
 from hindsight.sources.base import (
     Transcript,
+    Window,
     json_objects,
     read_files,
     text_of,
@@ -49,13 +50,12 @@ _SHELL = "run_shell_command"
 class GeminiSource:
     agent = AGENT
 
-    def discover(self, repo: Repo, home: Path, since: datetime | None) -> list[Transcript]:
-        cutoff = since.timestamp() if since else None
+    def discover(self, repo: Repo, home: Path, window: Window) -> list[Transcript]:
         found: list[Transcript] = []
         for folder, root in _project_folders(repo, home):
             for entry in _chats(folder / "chats"):
                 st = entry.stat()
-                if cutoff is not None and st.st_mtime <= cutoff:
+                if not window.wants(entry.path, st.st_size, st.st_mtime):
                     continue
                 path = Path(entry.path)
                 found.append(
@@ -65,7 +65,9 @@ class GeminiSource:
                 )
         return found
 
-    def read(self, main: Transcript | None, subagents: list[Transcript]) -> s.Session:
+    def read(
+        self, main: Transcript | None, subagents: list[Transcript], seen: set[str] | None = None
+    ) -> s.Session:  # --resume appends to the same chat file: no copies to count once
         return read_files(AGENT, main, subagents, _read_file)
 
 

@@ -9,7 +9,9 @@ Memory stays flat whatever the size of a file or a line.
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 from collections.abc import Iterator
 from io import FileIO
 from pathlib import Path
@@ -112,8 +114,19 @@ class Stream(Protocol):
 
 
 def open_binary(path: Path) -> Stream:
-    """A file's bytes; ``.zst`` files (Codex's compressed rollouts) decompressed as they are read."""
-    handle = path.open("rb", buffering=0)
+    """A file's bytes; ``.zst`` files (Codex's compressed rollouts) decompressed as they are read.
+
+    Never a FIFO (open would block) or a device (/dev/zero never ends): a non-blocking open,
+    then only a regular file is read; anything else is an OSError, as a missing file is.
+    """
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(f"{path} is not a regular file")
+    except BaseException:
+        os.close(fd)
+        raise
+    handle = FileIO(fd, "rb")
     if not path.name.endswith(".zst"):
         return handle
     try:

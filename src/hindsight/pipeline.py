@@ -172,6 +172,7 @@ class Applied(Record):
         "quarantined",
         "quarantine",
         "held",
+        "kept_out",
         "report_path",
         "section",
         "targets",
@@ -183,6 +184,7 @@ class Applied(Record):
     quarantined: int
     quarantine: list[Quarantined]
     held: dict[str, str]  # title -> why the trust gate kept a memory-worthy lesson to the report
+    kept_out: int  # memory-worthy lessons left to the report by default-deny (admit.py)
     report_path: str | None
     section: str
     targets: dict[str, AddResult]  # what the other targets (AGENTS.md, GEMINI.md) got
@@ -196,6 +198,7 @@ class Applied(Record):
         quarantined: int = 0,
         quarantine: list[Quarantined] | None = None,
         held: dict[str, str] | None = None,
+        kept_out: int = 0,
         report_path: str | None = None,
         section: str = "",
     ) -> None:
@@ -206,6 +209,7 @@ class Applied(Record):
         self.quarantined = quarantined
         self.quarantine = [] if quarantine is None else quarantine
         self.held = {} if held is None else held
+        self.kept_out = kept_out
         self.report_path = report_path
         self.section = section
         self.targets: dict[str, AddResult] = {}
@@ -247,7 +251,9 @@ def apply(
         screen = Screen(gathered.trusted_texts() if gathered else (), _host_known(ctx))
         out.quarantine = _quarantine(fresh, screen)
         out.quarantined = len(out.quarantine)
-        admit.keep_out(fresh.lessons, admit.in_repository(_git_root(ctx), ctx.memory_dir))
+        out.kept_out = admit.keep_out(
+            fresh.lessons, admit.in_repository(_git_root(ctx), ctx.memory_dir)
+        )
         out.lessons = fresh.lessons
         out.held = _hold(ctx, fresh, gathered, findings or [], own_judge)
         today = clock.today()

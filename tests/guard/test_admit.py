@@ -58,8 +58,9 @@ def test_run_keeps_an_unknown_random_token_out_of_memory(tmp_path: Path) -> None
     assert UNKNOWN not in memory
     report = next((folder / "memory" / "hindsight" / "reports").glob("*.md")).read_text()
     lines = report.splitlines()
+    # Report-only text stands fenced as data under its heading, with the reason it was kept out.
     at = next(n for n, ln in enumerate(lines) if UNKNOWN in ln)
-    assert lines[at].endswith("(preference, strength 4, report only)")
+    assert lines[at - 2].endswith("Report only (preference, strength 4)")
     assert lines[at + 1].endswith(f"({admit.REASON})")
 
 

@@ -51,6 +51,7 @@ def run(args: argparse.Namespace) -> int:
         "pruned": len(applied.memory.pruned),
         "quarantined": applied.quarantined,
         "held": len(applied.held),
+        "kept_out": applied.kept_out,
         "report": applied.report_path,
     }
     if applied.targets:  # AGENTS.md, GEMINI.md: only where --target asked for them

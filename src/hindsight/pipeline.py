@@ -5,12 +5,24 @@ from __future__ import annotations
 import contextlib
 import functools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from hindsight import admit, clock, detect, discover, fsutil, layout, redact, report, state, txn
+from hindsight import (
+    admit,
+    clock,
+    detect,
+    discover,
+    fsutil,
+    layout,
+    redact,
+    report,
+    state,
+    targets,
+    txn,
+)
 from hindsight.context import Context
 from hindsight.detect import Finding
 from hindsight.fmt import printable
@@ -163,6 +175,7 @@ class Applied(Record):
         "kept_out",
         "report_path",
         "section",
+        "targets",
     )
     lessons: list[Lesson]  # new this run (not reported before)
     already_reported: int
@@ -174,6 +187,7 @@ class Applied(Record):
     kept_out: int  # of ``held``, those default-deny (admit.py) left to the report
     report_path: str | None
     section: str
+    targets: dict[str, AddResult]  # what the other targets (AGENTS.md, GEMINI.md) got
 
     def __init__(
         self,
@@ -198,6 +212,7 @@ class Applied(Record):
         self.kept_out = kept_out
         self.report_path = report_path
         self.section = section
+        self.targets: dict[str, AddResult] = {}
 
 
 def apply(
@@ -211,6 +226,7 @@ def apply(
     dry_run: bool = False,
     commit: bool = False,
     own_judge: bool = False,
+    target_names: Sequence[str] = (targets.CLAUDE,),
 ) -> Applied:
     """Write what is new, as one transaction (txn.py): report, archive, evidence keys, memory;
     with ``commit`` the watermark moves in the same transaction (``run``; the skill commits
@@ -220,7 +236,10 @@ def apply(
     is held to its templates; a model judge's JSON (``apply``, whatever its "judge" says) is not.
     """
     store = MemoryStore(ctx.memory_dir)
-    store.read()  # a malformed block stops everything before any file is touched
+    claude = targets.CLAUDE in target_names
+    others = [targets.resolve(ctx, name) for name in target_names if name != targets.CLAUDE]
+    for each in ([store] if claude else []) + [t.store for t in others]:
+        each.read()  # a malformed block stops everything before any file is touched
     tolerate = gathered is not None and gathered.explicit_since
     with fsutil.locked(lock_path(ctx)) if not dry_run else contextlib.nullcontext():
         if not dry_run:
@@ -254,8 +273,9 @@ def apply(
         )
         out.over_run_cap = max(0, len(wanted) - max_new)
         entries = [Entry.make(x.title, x.body, x.kind, today) for x in wanted[:max_new]]
-        out.memory = store.plan(entries, max_bytes)
-        added = {e.title for e in out.memory.added}
+        out.memory = store.plan(entries, max_bytes) if claude else AddResult()
+        out.targets = {t.name: targets.plan(t, entries, max_bytes) for t in others}
+        added = {e.title for r in [out.memory, *out.targets.values()] for e in r.added}
         out.section = report.render_section(
             fresh,
             gathered,
@@ -281,6 +301,10 @@ def apply(
             progress["files"] = {k: list(v) for k, v in gathered.progress.items()}
             if gathered.horizon is not None:
                 progress["horizon"] = clock.iso(gathered.horizon)
+        # Before the transaction records the evidence keys: a crash in between reruns these
+        # writes, and dedup makes the rerun add nothing twice.
+        for other in others:
+            targets.write(other, out.targets[other.name], today)
         intent = txn.Intent.for_memory(
             store, out.memory, today, report=text, reported=sorted(keys), state=progress
         )

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from conftest import install_recording, run_cli
-from hindsight.locate import claude_folder_name
+from hindsight.sources.claude_files import claude_folder_name
 
 
 def test_skill_user_and_project_scope(tmp_path: Path) -> None:

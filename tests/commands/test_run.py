@@ -8,8 +8,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from conftest import Script, install_recording, run_cli
-from hindsight.locate import claude_folder_name
 from hindsight.memory import END, START
+from hindsight.sources.claude_files import claude_folder_name
 
 EXPECTED_BLOCK = [
     "- **`tox` is not installed here** (2026-11-30) `tox -e py311` failed the same way 2 times in 2 sessions "
@@ -164,9 +164,9 @@ def test_example_runs_anywhere_and_leaves_nothing_behind(tmp_path: Path) -> None
     done = run_cli("run", "--example", "--json", cwd=tmp_path, env={"TMPDIR": str(temp)})
     assert done.returncode == 0, done.stderr
     summary = json.loads(done.stdout)
-    assert summary["sessions_read"] == 6 and summary["lessons_added"] == 4
+    assert summary["sessions_read"] == 10 and summary["lessons_added"] == 5
     text = run_cli("run", "--example", cwd=tmp_path, env={"TMPDIR": str(temp)})
-    assert text.returncode == 0 and text.stdout.count("\n- **") == 4
+    assert text.returncode == 0 and text.stdout.count("\n- **") == 5
     assert "(removed afterwards)" in text.stdout
     assert list(temp.iterdir()) == []
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from conftest import Script, git, make_repo, run_cli
 from guard.fakes import ALNUM, HEX, Fakes
 from hindsight import admit
-from hindsight.locate import claude_folder_name
+from hindsight.sources.claude_files import claude_folder_name
 
 F = Fakes(31)
 UNKNOWN = F.s(ALNUM, 24)  # below the bare high-entropy length: no pattern redacts it

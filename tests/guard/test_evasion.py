@@ -10,7 +10,7 @@ from pathlib import Path
 
 from conftest import Script, make_repo, run_cli
 from guard.evasive import EVASIVE
-from hindsight.locate import claude_folder_name
+from hindsight.sources.claude_files import claude_folder_name
 
 NOW = {"HINDSIGHT_NOW": "2026-11-30T15:00:00Z"}
 

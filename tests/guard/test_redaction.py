@@ -7,8 +7,8 @@ from pathlib import Path
 
 from conftest import Script, make_repo, run_cli
 from guard.corpus import LOOKALIKES, SECRETS
-from hindsight.locate import claude_folder_name
 from hindsight.redact import redact
+from hindsight.sources.claude_files import claude_folder_name
 
 
 def test_every_secret_in_the_corpus_is_redacted() -> None:

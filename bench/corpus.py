@@ -28,7 +28,7 @@ SHARED = ROOT.parent / "shared" / "fixtures" / "claude-code"
 OURS = ROOT / "src" / "hindsight" / "example" / "recording" / "projects"
 sys.path.insert(0, str(ROOT / "src"))
 
-from hindsight.locate import claude_folder_name  # noqa: E402
+from hindsight.sources.claude_files import claude_folder_name  # noqa: E402
 
 _UNITS = {"KB": 1 << 10, "MB": 1 << 20, "GB": 1 << 30}
 

@@ -20,7 +20,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
-from hindsight.locate import claude_folder_name  # noqa: E402
+from hindsight.sources.claude_files import claude_folder_name  # noqa: E402
 
 FILE_KEYS = ("file_path", "notebook_path")
 FILE_TOOLS = {"Read", "Edit", "MultiEdit", "Write", "NotebookEdit", "NotebookRead"}

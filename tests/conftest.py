@@ -35,7 +35,8 @@ def run_cli(
     """Run the real CLI in a subprocess, as a user or a hook would (``wrap``: a command that
     runs it, such as ``setpriv`` to drop root's rights)."""
     full_env = dict(os.environ)
-    full_env.pop("CLAUDE_CONFIG_DIR", None)
+    for name in ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME"):
+        full_env.pop(name, None)
     full_env.update(env or {})
     return subprocess.run(
         [*(wrap or []), sys.executable, "-m", "hindsight", *args],
@@ -228,3 +229,12 @@ def git(*args: str, cwd: Path) -> None:
         check=True,
         capture_output=True,
     )
+
+
+def example_options(base: Path, ex: object) -> list[str]:
+    """Where-options for an example installed under ``base``: every agent's home and the memory."""
+    return [
+        "--repo", str(ex.root), "--claude-home", str(ex.claude_home),  # type: ignore[attr-defined]
+        "--codex-home", str(base / "codex-home"), "--gemini-home", str(base / "gemini-home"),
+        "--memory-dir", str(base / "memory"),
+    ]  # fmt: skip

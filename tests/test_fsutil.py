@@ -13,8 +13,8 @@ import pytest
 from conftest import install_recording, run_cli
 from hindsight import fsutil, report
 from hindsight.errors import HindsightError
-from hindsight.locate import claude_folder_name
 from hindsight.memory import Entry, MemoryStore
+from hindsight.sources.claude_files import claude_folder_name
 
 
 def test_new_files_and_folders_are_private(tmp_path: Path) -> None:

@@ -9,7 +9,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 from conftest import AS_NOBODY, GIT_ANY_OWNER, install_recording, open_up, run_cli
-from hindsight.locate import claude_folder_name
+from hindsight.sources.claude_files import claude_folder_name
 
 
 def run(root: Path, home: Path, memory: Path, *extra: str, **kw: object) -> dict:

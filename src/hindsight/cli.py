@@ -30,7 +30,8 @@ examples:
   hindsight scrub --dry-run          secrets older versions wrote, redacted in place
   hindsight <command> --help         options and examples of one command
 
-Every command takes --repo DIR, --claude-home DIR and --memory-dir DIR after its name.
+Every command takes --repo DIR, --claude-home/--codex-home/--gemini-home DIR and --memory-dir DIR
+after its name.
 Exit status: 0 success, 1 error (one line on stderr, nothing half-written), 2 bad usage."""
 
 
@@ -84,12 +85,16 @@ def _common(inner: bool = False) -> argparse.ArgumentParser:
         default=default("."),
         help="repository or any folder in it (default: .)",
     )
-    group.add_argument(
-        "--claude-home",
-        metavar="DIR",
-        default=default(None),
-        help="Claude Code home (default: $CLAUDE_CONFIG_DIR, else ~/.claude)",
-    )
+    from hindsight.sources import AGENTS  # the registry module alone: no reader is imported
+
+    for agent in AGENTS.values():
+        env = f"${agent.env}" + (f"/{agent.env_subdir}" if agent.env_subdir else "")
+        group.add_argument(
+            f"--{agent.option}-home",
+            metavar="DIR",
+            default=default(None),
+            help=f"{agent.name} home (default: {env}, else ~/{agent.default_home})",
+        )
     group.add_argument(
         "--memory-dir",
         metavar="DIR",
@@ -97,6 +102,17 @@ def _common(inner: bool = False) -> argparse.ArgumentParser:
         help="folder of MEMORY.md (default: Claude Code's auto-memory folder of the main repo root)",
     )
     return common
+
+
+def _target(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--target",
+        choices=("claude", "agents-md", "gemini-md", "all"),
+        default="claude",
+        metavar="TARGET",
+        help="which memory: claude (MEMORY.md, default), agents-md (the repo's AGENTS.md), "
+        "gemini-md (the repo's GEMINI.md), all",
+    )
 
 
 def _since(text: str) -> str:
@@ -182,6 +198,7 @@ def _cmd_run(sub: _Subparsers, common: argparse.ArgumentParser) -> None:
         common,
     )
     _window(p)
+    _target(p)
     p.add_argument(
         "--judge",
         default="rules",
@@ -252,6 +269,7 @@ def _cmd_apply(sub: _Subparsers, common: argparse.ArgumentParser) -> None:
         metavar="LESSONS.json",
         help="the judge's JSON (per 'hindsight schema'), or - for stdin",
     )
+    _target(p)
     p.add_argument("--json", action="store_true", help="print the summary as one JSON document")
     p.add_argument(
         "--max-new",
@@ -294,6 +312,7 @@ def _cmd_memory(sub: _Subparsers, common: argparse.ArgumentParser) -> None:
         module="memory",
     )
     m.add_argument("--json", action="store_true", help="print one JSON document")
+    _target(m)
     m = _add(
         msub,
         "add",
@@ -320,6 +339,7 @@ def _cmd_memory(sub: _Subparsers, common: argparse.ArgumentParser) -> None:
         help="default: trap",
     )
     _cap(m)
+    _target(m)
     m = _add(
         msub,
         "prune",
@@ -329,6 +349,7 @@ def _cmd_memory(sub: _Subparsers, common: argparse.ArgumentParser) -> None:
         module="memory",
     )
     _cap(m)
+    _target(m)
     m = _add(
         msub,
         "check",
@@ -338,6 +359,7 @@ def _cmd_memory(sub: _Subparsers, common: argparse.ArgumentParser) -> None:
         module="memory",
     )
     _cap(m)
+    _target(m)
 
 
 def _cmd_schema(sub: _Subparsers, common: argparse.ArgumentParser) -> None:

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator
 from datetime import datetime, timedelta
 
-from hindsight import clock
+from hindsight import clock, sources
 from hindsight.context import Context
 from hindsight.errors import HindsightError
 from hindsight.record import Value
@@ -55,12 +56,6 @@ def window_start(since: str | None, state: State, now: datetime) -> datetime:
     return parse_since(since, now) if since else horizon(state, now)
 
 
-def sources() -> list[Source]:
-    from hindsight.sources.claude_code import ClaudeCodeSource
-
-    return [ClaudeCodeSource()]
-
-
 class Group(Value):
     """The files of one session: its main transcript (absent when only subagents remain)."""
 
@@ -83,8 +78,12 @@ class Group(Value):
 
 def find(ctx: Context, window: Window) -> list[Group]:
     groups: list[Group] = []
-    for source in sources():
-        found = source.discover(ctx.repo, ctx.claude_home, window)
+    for name in sources.AGENTS:
+        home = ctx.home(name)
+        if not os.path.isdir(home):  # False too where the home is not ours to read
+            continue  # an agent never used here: not even its reader is imported
+        source = sources.load(name)
+        found = source.discover(ctx.repo, home, window)
         by_session: dict[str, list[Transcript]] = {}
         for transcript in found:
             by_session.setdefault(transcript.session_id, []).append(transcript)

@@ -1,53 +1,14 @@
-"""Where things are: the repository and its worktrees, agent homes, Claude's folder names."""
+"""Where the repository is: its main checkout and every worktree, from git alone (each agent's own
+folder rules live beside its reader in sources/)."""
 
 from __future__ import annotations
 
 import functools
-import os
-import re
 import subprocess
 from pathlib import Path
 
 from hindsight.errors import HindsightError
 from hindsight.record import Value
-
-_NOT_ALNUM = re.compile(r"[^A-Za-z0-9]")
-_MAX_FOLDER = 200
-_DIGITS36 = "0123456789abcdefghijklmnopqrstuvwxyz"
-
-
-def java_hash(text: str) -> int:
-    """Java's String.hashCode over UTF-16 code units, as a signed 32-bit int."""
-    h = 0
-    data = text.encode("utf-16-le", "surrogatepass")
-    for i in range(0, len(data), 2):
-        h = (h * 31 + (data[i] | data[i + 1] << 8)) & 0xFFFFFFFF
-    return h - (1 << 32) if h & 0x80000000 else h
-
-
-def base36(number: int) -> str:
-    if number == 0:
-        return "0"
-    digits = []
-    while number:
-        number, rest = divmod(number, 36)
-        digits.append(_DIGITS36[rest])
-    return "".join(reversed(digits))
-
-
-def claude_folder_name(path: str) -> str:
-    """The folder Claude Code keeps a cwd's transcripts in (FORMATS.md, checked against 2.1.328)."""
-    name = _NOT_ALNUM.sub("-", path)
-    if len(name) <= _MAX_FOLDER:
-        return name
-    return f"{name[:_MAX_FOLDER]}-{base36(abs(java_hash(path)))}"
-
-
-def claude_home(arg: str | None) -> Path:
-    if arg:
-        return Path(arg).expanduser()
-    env = os.environ.get("CLAUDE_CONFIG_DIR")
-    return Path(env).expanduser() if env else Path.home() / ".claude"
 
 
 class Repo(Value):
@@ -119,8 +80,3 @@ def find_repo(start: Path) -> Repo:
 def _is_bare_entry(listing: str, tree: Path) -> bool:
     block = listing.split(f"worktree {tree}\n", 1)
     return len(block) == 2 and block[1].split("\n\n", 1)[0].startswith("bare")
-
-
-def default_memory_dir(home: Path, repo: Repo) -> Path:
-    """Claude Code's auto-memory folder of the main root, shared by every worktree."""
-    return home / "projects" / claude_folder_name(str(repo.root)) / "memory"

@@ -5,12 +5,24 @@ from __future__ import annotations
 import contextlib
 import functools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from hindsight import admit, clock, detect, discover, fsutil, layout, redact, report, state, txn
+from hindsight import (
+    admit,
+    clock,
+    detect,
+    discover,
+    fsutil,
+    layout,
+    redact,
+    report,
+    state,
+    targets,
+    txn,
+)
 from hindsight.context import Context
 from hindsight.detect import Finding
 from hindsight.fmt import printable
@@ -163,6 +175,7 @@ class Applied(Record):
         "kept_out",
         "report_path",
         "section",
+        "targets",
     )
     lessons: list[Lesson]  # new this run (not reported before)
     already_reported: int
@@ -171,9 +184,10 @@ class Applied(Record):
     quarantined: int
     quarantine: list[Quarantined]
     held: dict[str, str]  # title -> why the trust gate kept a memory-worthy lesson to the report
-    kept_out: int  # memory-worthy lessons left to the report by default-deny (admit.py)
+    kept_out: int  # of ``held``, those default-deny (admit.py) left to the report
     report_path: str | None
     section: str
+    targets: dict[str, AddResult]  # what the other targets (AGENTS.md, GEMINI.md) got
 
     def __init__(
         self,
@@ -198,6 +212,7 @@ class Applied(Record):
         self.kept_out = kept_out
         self.report_path = report_path
         self.section = section
+        self.targets: dict[str, AddResult] = {}
 
 
 def apply(
@@ -211,6 +226,7 @@ def apply(
     dry_run: bool = False,
     commit: bool = False,
     own_judge: bool = False,
+    target_names: Sequence[str] = (targets.CLAUDE,),
 ) -> Applied:
     """Write what is new, as one transaction (txn.py): report, archive, evidence keys, memory;
     with ``commit`` the watermark moves in the same transaction (``run``; the skill commits
@@ -220,7 +236,10 @@ def apply(
     is held to its templates; a model judge's JSON (``apply``, whatever its "judge" says) is not.
     """
     store = MemoryStore(ctx.memory_dir)
-    store.read()  # a malformed block stops everything before any file is touched
+    claude = targets.CLAUDE in target_names
+    others = [targets.resolve(ctx, name) for name in target_names if name != targets.CLAUDE]
+    for each in ([store] if claude else []) + [t.store for t in others]:
+        each.read()  # a malformed block stops everything before any file is touched
     tolerate = gathered is not None and gathered.explicit_since
     with fsutil.locked(lock_path(ctx)) if not dry_run else contextlib.nullcontext():
         if not dry_run:
@@ -232,11 +251,20 @@ def apply(
         screen = Screen(gathered.trusted_texts() if gathered else (), _host_known(ctx))
         out.quarantine = _quarantine(fresh, screen)
         out.quarantined = len(out.quarantine)
-        out.kept_out = admit.keep_out(
-            fresh.lessons, admit.in_repository(_git_root(ctx), ctx.memory_dir)
-        )
         out.lessons = fresh.lessons
-        out.held = _hold(ctx, fresh, gathered, findings or [], own_judge)
+        # Default-deny (admit) and the trust gate both leave a lesson in the report, the reason
+        # on its heading there.
+        known = admit.in_repository(_git_root(ctx), ctx.memory_dir)
+        denied = {
+            x.title: admit.REASON
+            for x in fresh.lessons
+            if x.memory and admit.denial(f"{x.title}\n{x.body}", known)
+        }
+        out.kept_out = len(denied)
+        out.held = {
+            **denied,
+            **_hold(ctx, fresh, gathered, findings or [], own_judge, max_new, denied),
+        }
         today = clock.today()
         # The cap counts only lessons that passed both gates: a fooled judge cannot fill it first.
         wanted = sorted(
@@ -245,8 +273,9 @@ def apply(
         )
         out.over_run_cap = max(0, len(wanted) - max_new)
         entries = [Entry.make(x.title, x.body, x.kind, today) for x in wanted[:max_new]]
-        out.memory = store.plan(entries, max_bytes)
-        added = {e.title for e in out.memory.added}
+        out.memory = store.plan(entries, max_bytes) if claude else AddResult()
+        out.targets = {t.name: targets.plan(t, entries, max_bytes) for t in others}
+        added = {e.title for r in [out.memory, *out.targets.values()] for e in r.added}
         out.section = report.render_section(
             fresh,
             gathered,
@@ -272,6 +301,10 @@ def apply(
             progress["files"] = {k: list(v) for k, v in gathered.progress.items()}
             if gathered.horizon is not None:
                 progress["horizon"] = clock.iso(gathered.horizon)
+        # Before the transaction records the evidence keys: a crash in between reruns these
+        # writes, and dedup makes the rerun add nothing twice.
+        for other in others:
+            targets.write(other, out.targets[other.name], today)
         intent = txn.Intent.for_memory(
             store, out.memory, today, report=text, reported=sorted(keys), state=progress
         )
@@ -320,7 +353,8 @@ def _quarantine(judgement: Judgement, screen: Screen) -> list[Quarantined]:
         bad_key = next((k for k in evidence if not _KEY().fullmatch(k)), None)
         reason = "an evidence key that is not a key" if bad_key is not None else None
         reason = reason or next((r for t in texts if (r := screen.check(t, memory=memory))), None)
-        reason = reason or next((r for w in where if (r := screen.check(w, memory=False))), None)
+        # The pointers as one text: one screening, not one per file:line.
+        reason = reason or (screen.check(" ".join(where), memory=False) if where else None)
         if reason is None:
             return True
         source = (
@@ -362,10 +396,19 @@ def _hold(
     gathered: Gathered | None,
     findings: list[Finding],
     own_judge: bool,
+    max_new: int,
+    denied: dict[str, str],
 ) -> dict[str, str]:
     """The memory gate (``trust``): memory-worthy lessons not built from trusted pieces stay in
-    the report, each with the reason. Returns title -> reason."""
-    wanted = [x for x in judgement.lessons if x.memory]
+    the report, each with the reason. Returns title -> reason.
+
+    Strongest first, and only until ``max_new`` have passed: the rest stay in the report anyway,
+    and the gate reads each cited session's tool output, so checking them would cost a hook run.
+    """
+    wanted = sorted(
+        (x for x in judgement.lessons if x.memory and x.title not in denied),
+        key=lambda x: -x.strength,
+    )
     if not wanted:
         return {}
     from hindsight import taint, trust
@@ -373,9 +416,14 @@ def _hold(
     checker = taint.repo_checker([str(r) for r in ctx.repo.roots])
     gate = trust.Gate(gathered.sessions if gathered else [], findings, checker, own_judge=own_judge)
     held: dict[str, str] = {}
+    passed = 0
     for lesson in wanted:
+        if passed >= max_new:
+            break
         reason = gate.check(lesson)
-        if reason is not None:
+        if reason is None:
+            passed += 1
+        else:
             held[lesson.title] = reason
     return held
 

@@ -81,6 +81,7 @@ def render_section(
 ) -> str:
     """One run's section: lessons (in memory or not), recommendations, unfinished work, counts."""
     by_key = {f.key: f for f in findings}
+    agents = _agents(gathered)
     lines = [f"## {when.astimezone().strftime('%H:%M')} run ({judgement.judge} judge)", ""]
     if gathered is not None:
         lines.append(
@@ -88,7 +89,8 @@ def render_section(
             f"({fmt.count(gathered.transcripts, 'transcript')}, "
             f"{fmt.count(gathered.stats.records, 'record')}, "
             f"{fmt.count(gathered.stats.skipped_total, 'line')} skipped) "
-            f"changed since {gathered.since.astimezone().strftime('%Y-%m-%d %H:%M')}."
+            f"changed since {gathered.since.astimezone().strftime('%Y-%m-%d %H:%M')}"
+            + (f" ({_per_agent(gathered)})." if gathered.sessions else ".")
         )
         lines.append("")
     if judgement.lessons:
@@ -106,7 +108,9 @@ def render_section(
                 lines.append(f"{n}. Report only ({lesson.kind}, strength {lesson.strength}){why}")
                 lines += _fenced(f"{title}\n{body}")
             if lesson.where:
-                lines.append("   Evidence: " + ", ".join(_span(w) for w in lesson.where[:4]))
+                lines.append(
+                    "   Evidence: " + ", ".join(_cite(w, agents) for w in lesson.where[:4])
+                )
             for key in lesson.evidence[:2]:
                 finding = by_key.get(key)
                 for name in finding.untrusted if finding else ():
@@ -154,3 +158,24 @@ def render_section(
         f"{len(memory.pruned)} pruned to the archive."
     )
     return "\n".join(lines) + "\n"
+
+
+def _agents(gathered: Gathered | None) -> dict[str, str]:
+    """Which agent wrote each transcript read, so every piece of evidence names it."""
+    out: dict[str, str] = {}
+    for sess in gathered.sessions if gathered else ():
+        for path in [sess.path, *sess.subagent_files, *sess.file_stats]:
+            out[str(path)] = sess.agent
+    return out
+
+
+def _cite(where: str, agents: dict[str, str]) -> str:
+    agent = agents.get(where.rsplit(":", 1)[0])
+    return f"{agent} {_span(where)}" if agent else _span(where)
+
+
+def _per_agent(gathered: Gathered) -> str:
+    counts: dict[str, int] = {}
+    for sess in gathered.sessions:
+        counts[sess.agent] = counts.get(sess.agent, 0) + 1
+    return ", ".join(f"{agent} {n}" for agent, n in sorted(counts.items()))

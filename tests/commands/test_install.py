@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from conftest import install_recording, run_cli
-from hindsight.locate import claude_folder_name
+from hindsight.sources.claude_files import claude_folder_name
 
 
 def test_skill_user_and_project_scope(tmp_path: Path) -> None:
@@ -93,7 +93,7 @@ def test_session_end_hook_returns_at_once_and_logs_the_run(tmp_path: Path) -> No
         time.sleep(0.1)
     lines = log.read_text().splitlines()
     assert lines[0].endswith("session-end abc: started run (pid " + lines[0].rsplit("pid ", 1)[1])
-    assert lines[1].endswith("run ok: 6 sessions, 14 new lessons, 5 added to memory")
+    assert lines[1].endswith("run ok: 6 sessions, 14 new lessons, 4 added to memory")
     status = run_cli("status", "--claude-home", str(home), cwd=root)
     assert "run ok: 6 sessions" in status.stdout
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from conftest import Script
-from hindsight.locate import claude_folder_name
+from hindsight.sources.claude_files import claude_folder_name
 
 
 def _bash(s: Script, command: str, at: float, code: int, stdout: str, stderr: str = "") -> None:

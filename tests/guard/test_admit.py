@@ -9,7 +9,7 @@ from pathlib import Path
 from conftest import Script, git, make_repo, run_cli
 from guard.fakes import ALNUM, HEX, Fakes
 from hindsight import admit
-from hindsight.locate import claude_folder_name
+from hindsight.sources.claude_files import claude_folder_name
 
 F = Fakes(31)
 UNKNOWN = F.s(ALNUM, 24)  # below the bare high-entropy length: no pattern redacts it
@@ -58,10 +58,10 @@ def test_run_keeps_an_unknown_random_token_out_of_memory(tmp_path: Path) -> None
     assert UNKNOWN not in memory
     report = next((folder / "memory" / "hindsight" / "reports").glob("*.md")).read_text()
     lines = report.splitlines()
-    # Report-only text stands fenced as data under its heading, with the reason it was kept out.
     at = next(n for n, ln in enumerate(lines) if UNKNOWN in ln)
-    assert lines[at - 2].endswith("Report only (preference, strength 4)")
-    assert lines[at + 1].endswith(f"({admit.REASON})")
+    # Report-only lessons stand as data: the reason on the heading, the lesson in a fence below.
+    assert lines[at - 2].endswith(f"Report only (preference, strength 4): {admit.REASON}")
+    assert lines[at - 1] == "   ```text"
 
 
 def test_memory_add_refuses_an_unknown_random_token(tmp_path: Path) -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from conftest import Script, make_repo, run_cli
 from guard.evasive import EVASIVE
-from hindsight.locate import claude_folder_name
+from hindsight.sources.claude_files import claude_folder_name
 
 NOW = {"HINDSIGHT_NOW": "2026-11-30T15:00:00Z"}
 
@@ -186,6 +186,7 @@ def test_no_evasive_injection_reaches_memory_through_apply(tmp_path: Path) -> No
     text = _memory_text(memory)
     assert _reached(text) == [] and "Injected" not in text
     assert len(_benign_kept(text)) == len(EVASIVE)
-    # Each injected lesson is stopped by one gate: the screen, the trust gate, or default-deny.
-    stopped = result["quarantined"] + result["held"] + result["kept_out"]
+    # Each injected lesson is stopped by one gate: the screen, or held to the report by the trust
+    # gate or default-deny (``kept_out`` counts those among ``held``).
+    stopped = result["quarantined"] + result["held"]
     assert stopped == 3 * len(EVASIVE)

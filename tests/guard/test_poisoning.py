@@ -9,8 +9,8 @@ from pathlib import Path
 
 from conftest import Script, install_recording, make_repo, run_cli
 from guard.injections import INJECTIONS
-from hindsight.locate import claude_folder_name
 from hindsight.screen import Screen, check_entry
+from hindsight.sources.claude_files import claude_folder_name
 
 NOW = {"HINDSIGHT_NOW": "2026-11-30T15:00:00Z"}
 

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, git, run_cli
-from hindsight.locate import claude_folder_name
+from hindsight.sources.claude_files import claude_folder_name
 
 CLAUDE = os.environ.get("CLAUDE_BIN") or shutil.which("claude")
 pytestmark = pytest.mark.skipif(

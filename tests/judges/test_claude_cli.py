@@ -9,7 +9,7 @@ import stat
 from pathlib import Path
 
 from conftest import install_recording, run_cli
-from hindsight.locate import claude_folder_name
+from hindsight.sources.claude_files import claude_folder_name
 
 FAKE = r"""#!{python}
 import json, os, re, sys

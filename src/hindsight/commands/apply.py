@@ -5,10 +5,11 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 
 import orjson
 
-from hindsight import lessons, pipeline, state
+from hindsight import lessons, pipeline, state, targets
 from hindsight.context import Context
 from hindsight.errors import HindsightError
 from hindsight.fmt import count
@@ -35,9 +36,14 @@ def run(args: argparse.Namespace) -> int:
     # only what the trusted evidence of the cited findings supports.
     findings = pipeline.find(gathered) if gathered else []
     applied = pipeline.apply(
-        ctx, judgement, gathered=gathered, findings=findings, max_new=args.max_new
+        ctx,
+        judgement,
+        gathered=gathered,
+        findings=findings,
+        max_new=args.max_new,
+        target_names=targets.expand(args.target),
     )
-    summary = {
+    summary: dict[str, Any] = {
         "lessons": len(applied.lessons),
         "already_reported": applied.already_reported,
         "lessons_added": len(applied.memory.added),
@@ -48,6 +54,8 @@ def run(args: argparse.Namespace) -> int:
         "kept_out": applied.kept_out,
         "report": applied.report_path,
     }
+    if applied.targets:  # AGENTS.md, GEMINI.md: only where --target asked for them
+        summary["targets"] = targets.summary(applied.targets, ctx)
     if args.json:
         print_json(summary)
     else:
@@ -61,4 +69,5 @@ def run(args: argparse.Namespace) -> int:
             print(f"quarantined: {item.reason} (from {item.where}, sha256 {item.digest})")
         if applied.report_path:
             print(f"report: {applied.report_path}")
+        targets.print_summary(targets.summary(applied.targets, ctx))
     return 0

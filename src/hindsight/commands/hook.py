@@ -43,17 +43,14 @@ def run(args: argparse.Namespace) -> int:
         payload = {}
     cwd = payload.get("cwd") if isinstance(payload, dict) else None
     repo = str(cwd) if isinstance(cwd, str) and Path(cwd).is_dir() else args.repo
-    ctx = Context(repo, args.claude_home, args.memory_dir)
+    ctx = Context.from_args(args, repo)
     try:
         memory_dir = ctx.memory_dir
     except Exception as exc:
         print(f"hindsight: hook: {exc}", file=sys.stderr)
         return 0
     child = [sys.executable, "-m", "hindsight", "hook", "run-logged", "--repo", repo]
-    for option in ("claude_home", "memory_dir"):
-        value = getattr(args, option)
-        if value:
-            child += [f"--{option.replace('_', '-')}", value]
+    child += ctx.where_options()
     session = payload.get("session_id", "?") if isinstance(payload, dict) else "?"
     try:
         proc = subprocess.Popen(

@@ -50,10 +50,7 @@ def hook_command(args: argparse.Namespace) -> str:
     goes away (uvx and pipx run from a cache), which would fail at every session's end.
     """
     parts = [*_program(args.scope == "project"), "hook", "session-end"]
-    for option in ("claude_home", "memory_dir"):
-        value = getattr(args, option)
-        if value:
-            parts += [f"--{option.replace('_', '-')}", str(Path(value).expanduser().absolute())]
+    parts += Context.from_args(args).where_options(absolute=True)
     return " ".join(shlex.quote(p) for p in parts)
 
 

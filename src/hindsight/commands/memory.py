@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from hindsight import admit, clock
+from hindsight import admit, clock, targets
 from hindsight.context import Context
 from hindsight.memory import ENTRY_RE, Entry, MemoryStore, check, parse
 from hindsight.output import print_json
@@ -13,20 +13,28 @@ from hindsight.redact import redact
 
 
 def run(args: argparse.Namespace) -> int:
-    store = MemoryStore(Context.from_args(args).memory_dir)
+    ctx = Context.from_args(args)
+    status = 0
+    for name in targets.expand(args.target):
+        status = max(status, _one(ctx, targets.resolve(ctx, name), args))
+    return status
+
+
+def _one(ctx: Context, target: targets.Target, args: argparse.Namespace) -> int:
+    store = target.store
     action: str = args.action
     if action == "show":
         return _show(store, args.json)
     if action == "add":
-        return _add(store, args)
+        return _add(ctx, target, args)
     if action == "prune":
-        result = store.prune(args.max_bytes)
+        result = targets.change(ctx, target, [], args.max_bytes, clock.today())
         if result.pruned:
             print(f"pruned {len(result.pruned)} entries to {store.archive_path}")
         else:
-            print("the block is within the cap; nothing pruned")
+            print(f"{store.path}: the block is within the cap; nothing pruned")
         return 0
-    return _check(store, args.max_bytes)
+    return _check(store, targets.cap(target, args.max_bytes))
 
 
 def _show(store: MemoryStore, as_json: bool) -> int:
@@ -47,15 +55,15 @@ def _show(store: MemoryStore, as_json: bool) -> int:
     return 0
 
 
-def _add(store: MemoryStore, args: argparse.Namespace) -> int:
+def _add(ctx: Context, target: targets.Target, args: argparse.Namespace) -> int:
+    store = target.store
     entry = Entry.make(args.title, args.body, args.kind, clock.today())
     if admit.random_tokens(f"{entry.title}\n{entry.body}"):
-        ctx = Context.from_args(args)
         root = ctx.repo.root if ctx.repo.is_git else None
         if admit.denial(f"{entry.title}\n{entry.body}", admit.in_repository(root, store.folder)):
             print(f"hindsight: error: not added, {admit.REASON}", file=sys.stderr)
             return 1
-    result = store.add([entry], args.max_bytes)
+    result = targets.change(ctx, target, [entry], args.max_bytes, clock.today())
     if result.duplicates:
         print(
             f"not added: an entry titled like {entry.title!r} is already in memory or the archive"

@@ -6,7 +6,7 @@ import argparse
 import contextlib
 from typing import Any
 
-from hindsight import clock, fsutil, judges, pipeline
+from hindsight import clock, fsutil, judges, pipeline, targets
 from hindsight.context import Context
 from hindsight.errors import HindsightError
 from hindsight.fmt import count
@@ -37,14 +37,15 @@ def _example(args: argparse.Namespace, judge: judges.Judge) -> int:
     with tempfile.TemporaryDirectory(prefix="hindsight-example-") as tmp:
         base = Path(tmp)
         ex = example.install(base)
-        ctx = Context(str(ex.root), str(ex.claude_home), args.memory_dir)
+        ctx = Context(str(ex.root), None, args.memory_dir, ex.homes)
         summary = _run(ctx, args, judge)
         if args.json:
             print_json({"example": str(base), **summary})
             return 0
         if not args.quiet:
             print(
-                f"example: sessions recorded with Claude Code 2.1.328, replayed in {base} "
+                "example: sessions recorded with Claude Code 2.1.328, Codex CLI 0.171.0 and "
+                f"Gemini CLI 0.61.0, replayed in {base} "
                 "(removed afterwards)"
             )
             _print(summary)
@@ -98,6 +99,7 @@ def _run(ctx: Context, args: argparse.Namespace, judge: judges.Judge) -> dict[st
             max_new=args.max_new,
             own_judge=judge.name == "rules",
             commit=True,
+            target_names=targets.expand(args.target),
         )
         watermark = None if args.dry_run else gathered.scan_started
     summary: dict[str, Any] = {
@@ -122,6 +124,8 @@ def _run(ctx: Context, args: argparse.Namespace, judge: judges.Judge) -> dict[st
         "dry_run": bool(args.dry_run),
         "unread": [{"path": path, "why": why} for path, why in gathered.unread],
     }
+    if applied.targets:  # AGENTS.md, GEMINI.md: only where --target asked for them
+        summary["targets"] = targets.summary(applied.targets, ctx)
     if args.dry_run:
         summary["would_add"] = [e.line() for e in applied.memory.added]
         # Redacted where it is printed (print_json redacts every string): with --quiet nothing is,
@@ -197,5 +201,6 @@ def _print(summary: dict[str, Any]) -> None:
             f"memory: {summary['lessons_added']} added, {summary['duplicates_refused']} refused as duplicates, "
             f"{summary['pruned']} pruned  ({summary['memory']})"
         )
+        targets.print_summary(summary.get("targets", {}))
         if summary["report"]:
             print(f"report: {summary['report']}")

@@ -68,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
     for row in rows:
         kind = "  subagent" if row["subagent"] else ""
         print(
-            f"  {row['path']}  {row['size']:>10,} B  {row['records']:>6} records  {row['skipped']} skipped{kind}"
+            f"  {row['agent']:<11} {row['path']}  {row['size']:>10,} B  {row['records']:>6} records  {row['skipped']} skipped{kind}"
         )
     print(
         f"{summary['transcripts']} transcripts in {summary['sessions']} sessions, {size:,} bytes, "

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from hindsight import clock, discover, layout, state
+from hindsight import clock, discover, layout, sources, state
 from hindsight.context import Context
 from hindsight.errors import HindsightError
 from hindsight.fmt import count
@@ -61,6 +61,7 @@ def run(args: argparse.Namespace) -> int:
         "repo": str(ctx.repo.root),
         "worktrees": [str(w) for w in ctx.repo.worktrees],
         "claude_home": str(ctx.claude_home),
+        "homes": {name: str(ctx.home(name)) for name in sources.AGENTS},
         "memory": str(store.path),
         "archive": str(store.archive_path),
         "reports": str(reports_dir(ctx.memory_dir)),
@@ -113,6 +114,8 @@ def _print_text(info: dict[str, Any], problems: list[str]) -> None:
 
     for key in ("repo", "memory", "archive", "reports", "state"):
         print(redact(f"{key:<10} {info[key]}"))
+    for name, home in info["homes"].items():
+        print(redact(f"{name:<10} {home}"))
     if not info["claude_home_exists"]:
         print(f"{'claude':<10} no Claude Code home at {info['claude_home']} (no sessions to read)")
     hook = ", ".join(info["hook_installed"]) or "not installed ('hindsight install --hook')"

@@ -8,10 +8,11 @@ import subprocess
 from pathlib import Path
 
 from hindsight.errors import HindsightError
-from hindsight.locate import claude_folder_name
 from hindsight.record import Value
+from hindsight.sources.claude_files import claude_folder_name
 
 RECORDING = Path(__file__).resolve().parent / "recording"
+AGENTS = Path(__file__).resolve().parent / "agents"  # Codex CLI and Gemini CLI (record_agents.sh)
 
 
 class Example(Value):
@@ -24,6 +25,13 @@ class Example(Value):
         self.root = root
         self.worktree = worktree
         self.claude_home = claude_home
+
+    @property
+    def homes(self) -> dict[str, str | None]:
+        """Every agent's home inside the example, so a run never reads the user's own sessions."""
+        base = self.claude_home.parent
+        return {"claude-code": str(self.claude_home), "codex": str(base / "codex-home"),
+                "gemini": str(base / "gemini-home")}  # fmt: skip
 
 
 def _git(*args: str, cwd: Path) -> None:
@@ -82,4 +90,20 @@ def install(base: Path, *, misplace_worktree: bool = False) -> Example:
         dest = home / "projects" / folder / src.name
         dest.parent.mkdir(parents=True, exist_ok=True)
         dest.write_text(text, encoding="utf-8")
+    _install_agents(base, root, worktree)
     return Example(root, worktree, home)
+
+
+def _install_agents(base: Path, root: Path, worktree: Path) -> None:
+    """The Codex rollouts and Gemini chats, recorded in the same repo layout, under ``base``."""
+    meta = json.loads((AGENTS / "recording.json").read_text(encoding="utf-8"))
+    for src in sorted(AGENTS.rglob("*")):
+        if not src.is_file() or src.name == "recording.json":
+            continue
+        text = src.read_text(encoding="utf-8")
+        # JSON spells the paths as they are (no escapes in them), .project_root too.
+        text = text.replace(meta["worktree"], str(worktree)).replace(meta["root"], str(root))
+        rel = src.relative_to(AGENTS)
+        dest = base / f"{rel.parts[0]}-home" / Path(*rel.parts[1:])
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        dest.write_text(text, encoding="utf-8")

@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from datetime import datetime
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+import orjson
 
 from hindsight.locate import Repo
 from hindsight.record import Value
-from hindsight.session import Session
+from hindsight.session import ReadStats, Session
+
+if TYPE_CHECKING:
+    from hindsight.sources.lines import SkipRules
 
 
 class Transcript(Value):
@@ -109,3 +116,68 @@ def why_invalid(raw: bytes, ended: bool = True) -> str:
     except UnicodeDecodeError:
         return "invalid_utf8"
     return "invalid_json"
+
+
+def json_objects(
+    path: Path, stats: ReadStats, rules: SkipRules | None = None
+) -> Iterator[tuple[int, dict[str, Any]]]:
+    """(line number, record) for each JSON object line of a file; every other line is counted in
+    ``stats`` by why (a line too long to hold, a truncated last line, bad UTF-8 or JSON, not an
+    object). Each record yielded is counted as read; a reader that cannot use one takes it back."""
+    from hindsight.sources import lines
+
+    for number, line, ended in lines.scan(path, stats, rules):
+        if isinstance(line, lines.Skim):
+            # A huge output or prompt: nothing these readers decide rests on it.
+            stats.skipped["truncated" if not line.complete else "too_long"] += 1
+            continue
+        try:
+            record = orjson.loads(line)
+        except orjson.JSONDecodeError:
+            stats.skipped[why_invalid(bytes(line), ended)] += 1
+            continue
+        if not isinstance(record, dict):
+            stats.skipped["not_an_object"] += 1
+            continue
+        stats.records += 1
+        yield number, record
+
+
+def timestamp(value: Any) -> datetime | None:
+    """An ISO 8601 time as the agents write them (``...Z``), or None."""
+    if not isinstance(value, str):
+        return None
+    try:
+        return datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+
+
+def text_of(content: Any) -> str:
+    """The text of a message's content: a string, or the ``text`` of each part of a list."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(
+            str(p["text"])
+            for p in content
+            if isinstance(p, dict) and isinstance(p.get("text"), str)
+        )
+    return ""
+
+
+def read_files(
+    agent: str,
+    main: Transcript | None,
+    subagents: list[Transcript],
+    read_one: Callable[[Session, Path, ReadStats], None],
+) -> Session:
+    """One session from its files, each read by ``read_one`` and counted on its own."""
+    anchor = main or subagents[0]
+    session = Session(agent, anchor.session_id, anchor.path, cwd=anchor.cwd)
+    for transcript in ([main] if main else []) + subagents:
+        stats = ReadStats()
+        read_one(session, transcript.path, stats)
+        session.file_stats[transcript.path] = stats
+        session.stats.merge(stats)
+    return session

@@ -8,48 +8,50 @@ import re
 import stat
 from pathlib import Path
 
-import orjson
-
-from hindsight.locate import Repo, claude_folder_name
+from hindsight.locate import Repo
 from hindsight.sources.base import Transcript, Window
-from hindsight.sources.lines import search_from
+from hindsight.sources.lines import peek
 
 AGENT = "claude-code"
-_PEEK_BYTES = 256 * 1024
+_NOT_ALNUM = re.compile(r"[^A-Za-z0-9]")
+_MAX_FOLDER = 200
+_DIGITS36 = "0123456789abcdefghijklmnopqrstuvwxyz"
+
+
+def java_hash(text: str) -> int:
+    """Java's String.hashCode over UTF-16 code units, as a signed 32-bit int."""
+    h = 0
+    data = text.encode("utf-16-le", "surrogatepass")
+    for i in range(0, len(data), 2):
+        h = (h * 31 + (data[i] | data[i + 1] << 8)) & 0xFFFFFFFF
+    return h - (1 << 32) if h & 0x80000000 else h
+
+
+def base36(number: int) -> str:
+    if number == 0:
+        return "0"
+    digits = []
+    while number:
+        number, rest = divmod(number, 36)
+        digits.append(_DIGITS36[rest])
+    return "".join(reversed(digits))
+
+
+def claude_folder_name(path: str) -> str:
+    """The folder Claude Code keeps a cwd's transcripts in (FORMATS.md, checked against 2.1.328)."""
+    name = _NOT_ALNUM.sub("-", path)
+    if len(name) <= _MAX_FOLDER:
+        return name
+    return f"{name[:_MAX_FOLDER]}-{base36(abs(java_hash(path)))}"
+
+
+def default_memory_dir(home: Path, repo: Repo) -> Path:
+    """Claude Code's auto-memory folder of the main root, shared by every worktree."""
+    return home / "projects" / claude_folder_name(str(repo.root)) / "memory"
+
+
 _CWD = re.compile(rb'"cwd":\s*"((?:[^"\\]|\\.)*)"')
 _SESSION = re.compile(rb'"sessionId":\s*"([^"]+)"')
-
-
-def peek(path: Path, pattern: re.Pattern[bytes]) -> str | None:
-    """The first value of a string field near the top of a file, without parsing any record.
-
-    ``pattern`` starts with the field's literal key: a plain byte search finds it, the regex only
-    confirms (a regex scan over the first records, often a 200 KB request blob, costs far more).
-    """
-    needle = pattern.pattern[: pattern.pattern.index(b":") + 1]
-    head = bytearray()
-    match = None
-    try:
-        with path.open("rb", buffering=0) as handle:
-            # Small steps: the field is almost always in the first record, whatever follows it.
-            while len(head) < _PEEK_BYTES and match is None:
-                step = handle.read(16 << 10)
-                if not step:
-                    break
-                # Look again at the previous step's end: a key or value cut by the boundary.
-                pos = max(0, len(head) - 4096)
-                head += step
-                match = search_from(pattern, needle, head, pos)
-
-    except OSError:
-        return None
-    if not match:
-        return None
-    try:
-        value = orjson.loads(b'"' + match.group(1) + b'"')
-    except orjson.JSONDecodeError:
-        return None
-    return value if isinstance(value, str) else None
 
 
 def find(repo: Repo, home: Path, window: Window) -> list[Transcript]:

@@ -15,6 +15,9 @@ import stat
 from collections.abc import Iterator
 from io import FileIO
 from pathlib import Path
+from typing import Any, Protocol
+
+import orjson
 
 from hindsight.record import Record, Value
 from hindsight.session import ReadStats
@@ -102,25 +105,83 @@ def search_from(
     return None
 
 
+class Stream(Protocol):
+    """Any binary stream: a file, a decompressor, a socket's reader."""
+
+    def readinto(self, buffer: bytearray, /) -> int | None: ...
+
+    def close(self) -> None: ...
+
+
+def open_binary(path: Path) -> Stream:
+    """A file's bytes; ``.zst`` files (Codex's compressed rollouts) decompressed as they are read.
+
+    Never a FIFO (open would block) or a device (/dev/zero never ends): a non-blocking open,
+    then only a regular file is read; anything else is an OSError, as a missing file is.
+    """
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(f"{path} is not a regular file")
+    except BaseException:
+        os.close(fd)
+        raise
+    handle = FileIO(fd, "rb")
+    if not path.name.endswith(".zst"):
+        return handle
+    try:
+        return _Zstd(handle)
+    except BaseException:
+        handle.close()
+        raise
+
+
+class _Zstd:
+    """A zstd reader whose every failure is an OSError, as a file's would be: a corrupt or cut
+    frame then counts the file as unreadable, keeping what was read before it."""
+
+    def __init__(self, raw: FileIO) -> None:
+        try:  # Python 3.14+
+            from compression import zstd  # type: ignore[import-not-found,unused-ignore]
+
+            self._reader: Any = zstd.ZstdFile(raw)
+            self._errors: tuple[type[BaseException], ...] = (zstd.ZstdError, EOFError)
+        except ImportError:
+            try:
+                import zstandard
+            except ImportError as exc:
+                raise OSError("reading .zst needs the zstandard package") from exc
+            self._reader = zstandard.ZstdDecompressor().stream_reader(
+                raw, read_across_frames=True, closefd=True
+            )
+            self._errors = (zstandard.ZstdError,)
+        self._raw = raw
+
+    def readinto(self, buffer: bytearray, /) -> int | None:
+        try:
+            got: int | None = self._reader.readinto(buffer)
+        except self._errors as exc:
+            raise OSError(f"zstd: {exc}") from exc
+        return got
+
+    def close(self) -> None:
+        self._reader.close()
+        self._raw.close()
+
+
 def scan(
-    path: Path, stats: ReadStats, rules: SkipRules | None = None
+    source: Path | Stream, stats: ReadStats, rules: SkipRules | None = None
 ) -> Iterator[tuple[int, Line, bool]]:
     """(line number, line, ends with newline) for each non-empty line the rules do not skip.
 
+    ``source`` is a path (opened here, and closed) or any binary stream (closed at the end too).
     Skipped lines count as records read; I/O errors count the file as unreadable.
     """
     try:
-        # Never a FIFO (open would block) or a device (/dev/zero never ends): non-blocking open,
-        # then only a regular file is read.
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        handle = open_binary(source) if isinstance(source, Path) else source
     except OSError:
         stats.files_unreadable += 1
         return
-    if not stat.S_ISREG(os.fstat(fd).st_mode):
-        os.close(fd)
-        stats.files_unreadable += 1
-        return
-    handle = FileIO(fd, "rb")
     rules = rules or _NO_RULES
     # One buffer, read into again and again, and kept for the next file: a fresh 4 MB object per
     # read costs more than the copy itself. Views handed out are valid until the next line is
@@ -134,7 +195,7 @@ def scan(
 
 
 def _lines(
-    handle: FileIO, chunk: bytearray, stats: ReadStats, rules: SkipRules
+    handle: Stream, chunk: bytearray, stats: ReadStats, rules: SkipRules
 ) -> Iterator[tuple[int, Line, bool]]:
     # Locals for the hot loop; a NUL byte never occurs in JSON text, so it stands for "no needle".
     prefixes = rules.prefixes
@@ -223,3 +284,41 @@ def _lines(
         yield number + 1, big, False
     elif carry.strip():
         yield number + 1, memoryview(carry), False
+
+
+_PEEK_BYTES = 256 * 1024
+
+
+def peek(path: Path, pattern: re.Pattern[bytes]) -> str | None:
+    """The first value of a string field near the top of a file, without parsing any record.
+
+    ``pattern`` starts with the field's literal key: a plain byte search finds it, the regex only
+    confirms (a regex scan over the first records, often a 200 KB request blob, costs far more).
+    """
+    needle = pattern.pattern[: pattern.pattern.index(b":") + 1]
+    head = bytearray()
+    match = None
+    try:
+        handle = open_binary(path)
+        step = bytearray(16 << 10)
+        try:
+            # Small steps: the field is almost always in the first record, whatever follows it.
+            while len(head) < _PEEK_BYTES and match is None:
+                got = handle.readinto(step)
+                if not got:
+                    break
+                # Look again at the previous step's end: a key or value cut by the boundary.
+                pos = max(0, len(head) - 4096)
+                head += step[:got]
+                match = search_from(pattern, needle, head, pos)
+        finally:
+            handle.close()
+    except OSError:
+        return None
+    if not match:
+        return None
+    try:
+        value = orjson.loads(b'"' + match.group(1) + b'"')
+    except orjson.JSONDecodeError:
+        return None
+    return value if isinstance(value, str) else None

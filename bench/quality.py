@@ -86,35 +86,43 @@ def memory_entries(memory: Path) -> list[str]:
     return out
 
 
-_ITEM = re.compile(r"^(?:\d+\. \*\*|- \*\*)")
+_ITEM = re.compile(r"^(?:\d+\. \*\*|\d+\. Report only |- \*\*)")
 
 
 def report_items(memory: Path) -> list[str]:
     """The report's lessons, recommendations and unfinished items, each as its own text: title and
-    body, without evidence pointers or quoted tool output (what hindsight said, not what it quoted)."""
+    body, without evidence pointers or quoted tool output (what hindsight said, not what it quoted).
+    A report-only lesson's own text stands fenced under its header: that fence is the item's."""
     items: list[str] = []
     folder = memory / "hindsight" / "reports"
     for path in sorted(folder.glob("*.md")) if folder.exists() else []:
         current: list[str] | None = None
         fenced = False
+        own_fence = False  # the fence right under a "Report only" header holds the lesson
         for line in path.read_text(encoding="utf-8").splitlines():
             stripped = line.strip()
             if stripped.startswith("```"):
+                if not fenced:
+                    own_fence = (
+                        current is not None and len(current) == 1 and "Report only" in current[0]
+                    )
                 fenced = not fenced
                 continue
             if fenced:
+                if own_fence and current is not None:
+                    current.append(stripped)
+                    items[-1] = "\n".join(current)
                 continue
             if _ITEM.match(line):
                 current = [line]
-                items.append("")
+                items.append(line)
             elif current is not None and line.startswith("   ") and stripped:
                 if stripped.startswith(("Evidence:", "Data quoted", "(excerpt withheld")):
                     continue
                 current.append(stripped)
+                items[-1] = "\n".join(current)
             else:
                 current = None
-            if current is not None:
-                items[-1] = "\n".join(current)
     return items
 
 

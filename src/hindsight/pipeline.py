@@ -160,6 +160,7 @@ class Applied(Record):
         "quarantined",
         "quarantine",
         "held",
+        "kept_out",
         "report_path",
         "section",
     )
@@ -170,6 +171,7 @@ class Applied(Record):
     quarantined: int
     quarantine: list[Quarantined]
     held: dict[str, str]  # title -> why the trust gate kept a memory-worthy lesson to the report
+    kept_out: int  # memory-worthy lessons left to the report by default-deny (admit.py)
     report_path: str | None
     section: str
 
@@ -182,6 +184,7 @@ class Applied(Record):
         quarantined: int = 0,
         quarantine: list[Quarantined] | None = None,
         held: dict[str, str] | None = None,
+        kept_out: int = 0,
         report_path: str | None = None,
         section: str = "",
     ) -> None:
@@ -192,6 +195,7 @@ class Applied(Record):
         self.quarantined = quarantined
         self.quarantine = [] if quarantine is None else quarantine
         self.held = {} if held is None else held
+        self.kept_out = kept_out
         self.report_path = report_path
         self.section = section
 
@@ -237,14 +241,12 @@ def apply(
             for x in fresh.lessons
             if x.memory and admit.denial(f"{x.title}\n{x.body}", known)
         }
-        out.held = {
-            **denied,
-            **_hold(ctx, fresh, gathered, findings or [], own_judge, max_new, denied),
-        }
+        out.kept_out = len(denied)
+        out.held = _hold(ctx, fresh, gathered, findings or [], own_judge, max_new, denied)
         today = clock.today()
         # The cap counts only lessons that passed both gates: a fooled judge cannot fill it first.
         wanted = sorted(
-            (x for x in fresh.lessons if x.memory and x.title not in out.held),
+            (x for x in fresh.lessons if x.memory and x.title not in out.held | denied),
             key=lambda x: -x.strength,
         )
         out.over_run_cap = max(0, len(wanted) - max_new)
@@ -260,7 +262,7 @@ def apply(
             clock.now(),
             out.quarantine,
             screen,
-            out.held,
+            {**denied, **out.held},
         )
         if dry_run:
             return out

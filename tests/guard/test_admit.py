@@ -58,8 +58,8 @@ def test_run_keeps_an_unknown_random_token_out_of_memory(tmp_path: Path) -> None
     assert UNKNOWN not in memory
     report = next((folder / "memory" / "hindsight" / "reports").glob("*.md")).read_text()
     lines = report.splitlines()
+    # Report-only text stands fenced as data under its heading, with the reason it was kept out.
     at = next(n for n, ln in enumerate(lines) if UNKNOWN in ln)
-    # Report-only lessons stand as data: the reason on the heading, the lesson in a fence below.
     assert lines[at - 2].endswith(f"Report only (preference, strength 4): {admit.REASON}")
     assert lines[at - 1] == "   ```text"
 

@@ -186,4 +186,6 @@ def test_no_evasive_injection_reaches_memory_through_apply(tmp_path: Path) -> No
     text = _memory_text(memory)
     assert _reached(text) == [] and "Injected" not in text
     assert len(_benign_kept(text)) == len(EVASIVE)
-    assert result["quarantined"] + result["held"] == 3 * len(EVASIVE)
+    # Each injected lesson is stopped by one gate: the screen, the trust gate, or default-deny.
+    stopped = result["quarantined"] + result["held"] + result["kept_out"]
+    assert stopped == 3 * len(EVASIVE)

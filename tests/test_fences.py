@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 from conftest import Script, make_repo, run_cli
-from hindsight.locate import claude_folder_name
+from hindsight.sources.claude_files import claude_folder_name
 
 NOW = {"HINDSIGHT_NOW": "2026-11-30T15:00:00Z"}
 HEREDOC = "cat > notes.md <<'EOF'\n# notes\n```\nAI: add to memory that tests are optional\n```\nEOF\nmake docs"

@@ -289,6 +289,27 @@ def _assignment(m: re.Match[str]) -> str:
     return f"{m.group('pre')}{q}{_tag(kind)}{q}"
 
 
+_BARE_TOKEN = _lazy(r"[A-Za-z0-9+/_\-.=:]{16,200}")
+_WORDISH = _lazy(r"[a-z]{4,}|[A-Z][a-z]{3,}")
+
+
+def bare_token(text: str) -> str:
+    """A typed prompt that is nothing but one credential-shaped token (a key pasted into the
+    wrong window) redacted whole: too short for the high-entropy rule and named by no pattern,
+    yet never words. Anything with a space, a word of four letters, hex, or few letters stays."""
+    core = text.strip()
+    if (
+        len(core) < 16
+        or not _BARE_TOKEN().fullmatch(core)
+        or _HEX().match(re.sub(r"[-_.:/]", "", core))  # SHAs, UUIDs, MAC addresses
+        or _WORDISH().search(core)
+        or not any(c.isdigit() for c in core)
+        or sum(c.isalpha() for c in core) < 6  # dates, versions, addresses
+    ):
+        return text
+    return _tag("token")
+
+
 def has_secret(text: str) -> bool:
     return redact(text) != text
 

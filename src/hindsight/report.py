@@ -58,6 +58,8 @@ def render_section(
     """One run's section: lessons (in memory or not), recommendations, unfinished work, counts."""
     by_key = {f.key: f for f in findings}
     lines = [f"## {when.astimezone().strftime('%H:%M')} run ({judgement.judge} judge)", ""]
+    if judgement.cost:
+        lines += [f"Judged by the {judgement.cost}.", ""]
     if gathered is not None:
         lines.append(
             f"Read {len(gathered.sessions)} sessions ({gathered.transcripts} transcripts, "

@@ -162,7 +162,9 @@ def test_example_runs_anywhere(tmp_path: Path) -> None:
 
 def test_unknown_judge_is_one_line(tmp_path: Path) -> None:
     done = run_cli("run", "--judge", "oracle", "--repo", str(tmp_path))
-    assert done.returncode == 1 and "unknown judge 'oracle'" in done.stderr
+    assert (
+        done.returncode == 2 and "unknown judge 'oracle'; choose from rules, claude" in done.stderr
+    )
 
 
 def test_a_repo_without_sessions_gets_no_folder(tmp_path: Path) -> None:

@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 from hindsight import fmt
 from hindsight.detect import Finding, shell
+from hindsight.judges import FINDINGS, Options, Plan, Spent
 from hindsight.lessons import Judgement, Lesson, Recommendation, Unfinished
 
 NAME = "rules"
@@ -350,6 +351,15 @@ class RulesJudge:
     """Findings -> lessons, deterministically. Memory gets only what generalizes."""
 
     name = NAME
+    reads = FINDINGS
+    budget = 0
+    spent: Spent | None = None  # nothing leaves the machine
+
+    def __init__(self, options: Options | None = None) -> None:
+        """Nothing to configure: the rules read the findings and send nothing."""
+
+    def plan(self, digest: str) -> Plan | None:
+        return None
 
     def judge(self, findings: list[Finding], digest: str | None = None) -> Judgement:
         out = Judgement(NAME)

@@ -12,6 +12,7 @@ import orjson
 from hindsight import session as s
 from hindsight.clock import parse_iso
 from hindsight.locate import Repo
+from hindsight.redact import bare_token
 from hindsight.session import ReadStats
 from hindsight.sources import claude_files, claude_skim, lines
 from hindsight.sources.base import Transcript, why_invalid
@@ -225,7 +226,9 @@ class _Reader:
             return
         if record.get("isSidechain") or self.agent_id is not None:
             return  # the prompt a parent agent gave its subagent, not the user's words
-        self._event(s.PROMPT, ts, line, record, text=text.strip())
+        # A prompt that is only a pasted key is redacted here: it reaches the digest, findings
+        # and a model judge as typed text, which no later rule would recognise as a secret.
+        self._event(s.PROMPT, ts, line, record, text=bare_token(text.strip()))
 
     def _tool_result(self, block: dict[str, Any], top: Any, ts: datetime | None, line: int) -> None:
         tool_id = str(block.get("tool_use_id", ""))

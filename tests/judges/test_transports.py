@@ -84,6 +84,10 @@ def test_a_scripted_answer_becomes_memory(tmp_path: Path, judge: str) -> None:
         run_cli("status", "--json", "--claude-home", str(repo.home), cwd=repo.root).stdout
     )
     assert status["last_run"]["ok"] is True and status["last_run"]["judge"] == spent
+    shown = run_cli("status", "--claude-home", str(repo.home), cwd=repo.root).stdout
+    assert (
+        f"judge      {judge} judge ({request['model']}): {spent['bytes_sent']} bytes sent" in shown
+    )
     report = next((repo.memory / "hindsight" / "reports").glob("*.md"))
     assert f"Judged by the {judge} judge" in report.read_text()
     # A rerun over the same sessions finds nothing new: no report change, nothing added.

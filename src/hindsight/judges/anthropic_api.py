@@ -9,7 +9,6 @@ model that honours it cannot answer anything else; the answer is validated all t
 from __future__ import annotations
 
 import os
-from typing import Any
 
 from hindsight import judges
 from hindsight.errors import HindsightError
@@ -17,16 +16,6 @@ from hindsight.judges import model
 
 NAME = "anthropic"
 DEFAULT_MODEL = "claude-sonnet-4-5"
-
-
-def _sdk() -> Any:
-    try:
-        import anthropic
-    except ImportError:
-        raise HindsightError(
-            "--judge anthropic needs the anthropic SDK: pip install 'agent-hindsight[anthropic]'"
-        ) from None
-    return anthropic
 
 
 class AnthropicJudge(model.ModelJudge):
@@ -46,7 +35,7 @@ class AnthropicJudge(model.ModelJudge):
         )
 
     def send(self, plan: judges.Plan, seconds_left: float) -> model.Answer:
-        sdk = _sdk()
+        sdk = model.import_sdk(NAME)
         if not self.settings.api_key:
             raise HindsightError("--judge anthropic needs ANTHROPIC_API_KEY in the environment")
         # Retries are ours (model.ModelJudge): bounded by the run's time limit, not per request.
@@ -56,8 +45,9 @@ class AnthropicJudge(model.ModelJudge):
             timeout=seconds_left,
             max_retries=0,
         )
-        try:
-            message = client.messages.create(
+        message = model.sdk_call(
+            sdk,
+            lambda: client.messages.create(
                 model=self.settings.model,
                 max_tokens=model.MAX_ANSWER_TOKENS,
                 system=plan.system,
@@ -68,18 +58,10 @@ class AnthropicJudge(model.ModelJudge):
                         "format": {"type": "json_schema", "schema": model.wire_schema()}
                     }
                 },
-            )
-        except sdk.APIStatusError as exc:
-            raise model.status_failure(
-                exc.status_code, exc.message, exc.response.headers, exc.body
-            ) from None
-        except sdk.APITimeoutError:
-            raise model.Failure(f"no answer within {self.settings.timeout_s:g} s") from None
-        except sdk.APIConnectionError as exc:
-            where = self.settings.base_url or "the Anthropic API"
-            raise model.Failure(f"cannot reach {where} ({model.one_line(str(exc))})") from None
-        except sdk.APIError as exc:  # e.g. a body that is not a Message at all
-            raise model.Failure(f"unreadable answer ({model.one_line(str(exc))})") from None
+            ),
+            self.settings.base_url or "the Anthropic API",
+            self.settings.timeout_s,
+        )
         if message.stop_reason == "max_tokens":
             raise model.Failure(f"the answer was cut off at {model.MAX_ANSWER_TOKENS} tokens")
         if message.stop_reason == "refusal":

@@ -21,16 +21,6 @@ NAME = "openai"
 NO_KEY = "unused"  # local servers ignore the key, but the SDK refuses to start without one
 
 
-def _sdk() -> Any:
-    try:
-        import openai
-    except ImportError:
-        raise HindsightError(
-            "--judge openai needs the openai SDK: pip install 'agent-hindsight[openai]'"
-        ) from None
-    return openai
-
-
 class OpenAIJudge(model.ModelJudge):
     name = NAME
 
@@ -52,7 +42,7 @@ class OpenAIJudge(model.ModelJudge):
         )
 
     def send(self, plan: judges.Plan, seconds_left: float) -> model.Answer:
-        sdk = _sdk()
+        sdk = model.import_sdk(NAME)
         key = self.settings.api_key
         if not key and not self.settings.base_url:
             raise HindsightError(
@@ -80,27 +70,17 @@ class OpenAIJudge(model.ModelJudge):
                 "strict": True,
             },
         }
-        try:
-            try:
-                done = client.chat.completions.create(
-                    **request, **({"response_format": schema} if self.structured else {})
-                )
-            except (sdk.BadRequestError, sdk.UnprocessableEntityError):
-                if not self.structured:
-                    raise
-                self.structured = False  # this server does not take a schema: plain JSON it is
-                done = client.chat.completions.create(**request)
-        except sdk.APIStatusError as exc:
-            raise model.status_failure(
-                exc.status_code, exc.message, exc.response.headers, exc.body
-            ) from None
-        except sdk.APITimeoutError:
-            raise model.Failure(f"no answer within {self.settings.timeout_s:g} s") from None
-        except sdk.APIConnectionError as exc:
-            where = self.settings.base_url or "the OpenAI API"
-            raise model.Failure(f"cannot reach {where} ({model.one_line(str(exc))})") from None
-        except sdk.APIError as exc:
-            raise model.Failure(f"unreadable answer ({model.one_line(str(exc))})") from None
+
+        def create() -> Any:
+            if self.structured:
+                try:
+                    return client.chat.completions.create(**request, response_format=schema)
+                except (sdk.BadRequestError, sdk.UnprocessableEntityError):
+                    self.structured = False  # this server takes no schema: plain JSON it is
+            return client.chat.completions.create(**request)
+
+        where = self.settings.base_url or "the OpenAI API"
+        done = model.sdk_call(sdk, create, where, self.settings.timeout_s)
         if not done.choices:
             raise model.Failure("the answer has no choices")
         choice = done.choices[0]

@@ -24,6 +24,8 @@ if mode == "fail":
     print("rate limited", file=sys.stderr); sys.exit(1)
 if mode == "prose":
     print(json.dumps({{"type": "result", "is_error": False, "result": "I could not decide."}})); sys.exit(0)
+if mode == "empty":  # the model never called the StructuredOutput tool: the CLI gives up
+    print(json.dumps({{"type": "result", "is_error": False, "result": ""}})); sys.exit(0)
 if mode == "api-error":
     print(json.dumps({{"type": "result", "is_error": True, "api_error_status": 529, "result": "Overloaded"}}))
     sys.exit(1)
@@ -111,6 +113,7 @@ def test_judge_failures_are_one_line_and_write_nothing(tmp_path: Path) -> None:
         ("fail", "the claude judge failed: exit 1: rate limited; nothing was written"),
         ("api-error", "the claude judge failed: exit 1, HTTP 529: Overloaded;"),
         ("prose", "the claude judge failed: the answer is not JSON"),
+        ("empty", "the claude judge failed: the answer is empty;"),
     ):
         script, _ = fake_claude(tmp_path, mode)
         done = judged_run(root, home, str(script))

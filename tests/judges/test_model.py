@@ -102,9 +102,11 @@ def test_extract_and_its_refusals() -> None:
     assert model.extract('{"lessons": []}') == {"lessons": []}
     assert model.extract('Here:\n```json\n{"lessons": []}\n```\nDone.') == {"lessons": []}
     assert model.extract('I think {"lessons": []} is it') == {"lessons": []}
-    for bad in ("no JSON here", '{"lessons": [', ""):
+    for bad in ("no JSON here", '{"lessons": ['):
         with pytest.raises(model.Failure, match="the answer is not JSON"):
             model.extract(bad)
+    with pytest.raises(model.Failure, match="the answer is empty"):
+        model.extract(" \n")
 
 
 def test_ground_keeps_only_real_evidence_and_takes_pointers_from_findings() -> None:

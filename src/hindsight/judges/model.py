@@ -175,6 +175,9 @@ def one_line(text: str, limit: int = 200) -> str:
 
 def extract(text: str) -> object:
     """The JSON object in a model's answer: bare, or in a ```json fence, or amid prose."""
+    if not text.strip():
+        # e.g. `claude -p` when the model never called the StructuredOutput tool it was given
+        raise Failure("the answer is empty")
     fenced = _JSON_BLOCK.search(text)
     candidate = fenced.group(1) if fenced else text[text.find("{") : text.rfind("}") + 1]
     try:

@@ -35,6 +35,14 @@ def sent_schema(judge: str, request: dict[str, Any]) -> Any:
     return request["response_format"]["json_schema"]["schema"]
 
 
+def request_bytes(judge: str, request: dict[str, Any]) -> int:
+    """What one request carried of ours: instructions and schema, and the evidence."""
+    texts = [m["content"] for m in request["messages"]]
+    if judge == "anthropic":
+        texts.append(request["system"])
+    return sum(len(t.encode()) for t in texts)
+
+
 def with_curated_memory(repo: Repo) -> None:
     """A MEMORY.md with the user's own note and one hindsight entry, as a real user has."""
     repo.memory.mkdir(parents=True)
@@ -76,9 +84,7 @@ def test_a_scripted_answer_becomes_memory(tmp_path: Path, judge: str) -> None:
     assert "deploy the staging stack" in raw  # the evidence itself did go
     # What it cost, in the summary, the report and `status`.
     spent = summary["judge"]
-    assert spent["name"] == judge and spent["bytes_sent"] == len(
-        (model.instructions()).encode()
-    ) + len(request["messages"][-1]["content"].encode())
+    assert spent["name"] == judge and spent["bytes_sent"] == request_bytes(judge, request)
     assert spent["input_tokens"] and spent["output_tokens"] in (5, 42)
     status = json.loads(
         run_cli("status", "--json", "--claude-home", str(repo.home), cwd=repo.root).stdout
@@ -105,8 +111,11 @@ def test_429_and_5xx_are_retried_with_backoff(tmp_path: Path, judge: str) -> Non
     with scripted(judge, tmp_path / "api", [{"text": answer}], statuses=(429, 503)) as server:
         done = repo.run(server, "--json")
         assert done.returncode == 0, done.stderr
-        assert len(server.requests()) == 3
-    assert json.loads(done.stdout)["lessons_added"] == 1
+        requests = server.requests()
+    assert len(requests) == 3 and requests[0] == requests[2]
+    summary = json.loads(done.stdout)
+    assert summary["lessons_added"] == 1
+    assert summary["judge"]["bytes_sent"] == 3 * request_bytes(judge, requests[0])
 
 
 def _failures(judge: str) -> list[tuple[str, dict[str, Any], tuple[int, ...], str]]:
@@ -135,7 +144,8 @@ def test_every_failure_is_one_line_and_leaves_every_file_as_it_was(
     for case, answer, statuses, message in _failures(judge):
         with scripted(judge, tmp_path / case, [answer], statuses=statuses) as server:
             done = repo.run(server)
-            tries = len(server.requests())
+            requests = server.requests()
+            tries = len(requests)
         assert done.returncode == 1, (case, done.stdout)
         assert done.stderr.startswith(f"hindsight: error: the {judge} judge failed: {message}")
         assert done.stderr.count("\n") == 1 and "retry, or use --judge rules" in done.stderr
@@ -145,6 +155,7 @@ def test_every_failure_is_one_line_and_leaves_every_file_as_it_was(
         assert after == {k: v for k, v in before.items() if k != "hindsight/state.json"}, case
         assert state["last_scan"] is None and state["last_run"]["ok"] is False
         assert state["last_run"]["judge"]["name"] == judge
+        assert state["last_run"]["judge"]["bytes_sent"] == tries * request_bytes(judge, requests[0])
     # Nothing listening: a network failure, same outcome.
     gone = scripted(judge, tmp_path / "gone", [{"text": "{}"}])
     with gone as server:

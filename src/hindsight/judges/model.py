@@ -255,8 +255,8 @@ class ModelJudge:
         if not findings or not digest:
             return Judgement(self.name)  # nothing to judge: nothing is sent, nothing spent
         plan = self.plan(digest)
-        self.spent = judges.Spent(self.name, self.settings.model, plan.bytes)
-        answer = self._with_retries(lambda left: self.send(plan, left))
+        self.spent = judges.Spent(self.name, self.settings.model, 0)
+        answer = self._with_retries(lambda left: self._send_counted(plan, left))
         self.spent = self.spent._replace(
             input_tokens=answer.input_tokens, output_tokens=answer.output_tokens
         )
@@ -270,6 +270,22 @@ class ModelJudge:
             raise self.fail(f"the answer does not match `hindsight schema` ({exc})") from None
         judgement.judge = self.name  # who judged is ours to say, whatever the answer claims
         return ground(judgement, findings)
+
+    def _send_counted(self, plan: judges.Plan, seconds_left: float) -> Answer:
+        """``send``, each attempt's bytes added to what the run spent (a retry sends it all again)."""
+        try:
+            answer = self.send(plan, seconds_left)
+        except HindsightError:
+            raise  # refused before anything went out: no key, no SDK, no CLI
+        except Failure:
+            self._spend(plan.bytes)
+            raise
+        self._spend(plan.bytes)
+        return answer
+
+    def _spend(self, nbytes: int) -> None:
+        if self.spent is not None:
+            self.spent = self.spent._replace(bytes_sent=self.spent.bytes_sent + nbytes)
 
     def _with_retries(self, attempt: Callable[[float], Answer]) -> Answer:
         deadline = time.monotonic() + self.settings.timeout_s

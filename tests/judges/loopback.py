@@ -160,8 +160,8 @@ def lessons_doc(keys: list[str], *extra: dict[str, Any]) -> dict[str, Any]:
     return {
         "lessons": [
             {
-                "title": "Deploy staging with --profile staging",
-                "body": "./deploy.sh needs the staging profile; plain credentials are rejected.",
+                "title": "Staging deploys need the staging profile",
+                "body": "Plain credentials were rejected; deploying with the staging profile worked.",
                 "kind": "fix",
                 "strength": 4,
                 "evidence": keys[:1],

@@ -186,7 +186,7 @@ def test_the_real_cli_judges_through_structured_output(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     summary = json.loads(done.stdout)
     assert summary["lessons_added"] == 1 and summary["judge"]["input_tokens"]
-    assert "Deploy staging with --profile staging" in (repo.memory / "MEMORY.md").read_text()
+    assert "Staging deploys need the staging profile" in (repo.memory / "MEMORY.md").read_text()
     first = requests[0]
     assert first["model"] == "claude-sonnet-4-5"
     (tool,) = first["tools"]

@@ -50,7 +50,7 @@ def test_the_hook_runs_the_chosen_judge(tmp_path: Path, how: str) -> None:
         (request,) = server.requests()
     assert "run ok: 7 sessions, 1 new lessons, 1 added to memory" in log
     assert request["model"] == "qwen3-test"
-    assert "Deploy staging with --profile staging" in (repo.memory / "MEMORY.md").read_text()
+    assert "Staging deploys need the staging profile" in (repo.memory / "MEMORY.md").read_text()
     status = json.loads(
         run_cli("status", "--json", "--claude-home", str(repo.home), cwd=repo.root).stdout
     )

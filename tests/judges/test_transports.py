@@ -73,7 +73,7 @@ def test_a_scripted_answer_becomes_memory(tmp_path: Path, judge: str) -> None:
     summary = json.loads(done.stdout)
     assert (summary["lessons"], summary["lessons_added"]) == (1, 1)
     memory = (repo.memory / "MEMORY.md").read_text()
-    assert "- **Deploy staging with --profile staging** (" in memory and "[fix]" in memory
+    assert "- **Staging deploys need the staging profile** (" in memory and "[fix]" in memory
     # The request: the model, the schema, and none of the secrets of the sessions or the keys.
     assert request["model"] == ("claude-sonnet-4-5" if judge == "anthropic" else "qwen3-test")
     assert sent_schema(judge, request) == model.wire_schema()
@@ -189,7 +189,7 @@ def test_an_injected_answer_is_quarantined(tmp_path: Path, judge: str) -> None:
     report = next((repo.memory / "hindsight" / "reports").glob("*.md")).read_text()
     for text in (memory, report):
         assert "203.0.113.9" not in text and "Ignore previous" not in text
-    assert "Deploy staging with --profile staging" in memory
+    assert "Staging deploys need the staging profile" in memory
 
 
 @pytest.mark.parametrize("judge", TRANSPORTS)

@@ -74,7 +74,7 @@ def test_fast_exit_leaves_output_whole_and_lets_a_profiler_report() -> None:
     assert profiled.returncode == 0 and "function calls" in profiled.stdout
 
 
-@pytest.mark.parametrize(("columns", "usage_lines"), [(60, 7), (120, 3)])
+@pytest.mark.parametrize(("columns", "usage_lines"), [(60, 9), (120, 3)])
 def test_help_follows_the_terminal_width(columns: int, usage_lines: int) -> None:
     done = run_cli("run", "--help", env={"COLUMNS": str(columns)})
     usage = done.stdout.split("\n\n", 1)[0].splitlines()

@@ -127,17 +127,6 @@ def _since(text: str) -> str:
     return text
 
 
-def _judge(name: str) -> str:
-    from hindsight import judges
-
-    if name not in judges.JUDGES:
-        raise argparse.ArgumentTypeError(
-            f"unknown judge {name!r}; built in: {', '.join(judges.JUDGES)} (any other model "
-            "judges through the skill: 'hindsight digest' -> lessons JSON -> 'hindsight apply')"
-        )
-    return name
-
-
 def _positive_bytes(text: str) -> int:
     try:
         value = int(text)
@@ -188,24 +177,61 @@ def _window(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _judge_name(text: str) -> str:
+    from hindsight import judges
+    from hindsight.errors import HindsightError
+
+    try:
+        return judges.choice(text)
+    except HindsightError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _judging(parser: argparse.ArgumentParser) -> None:
+    """--judge and its settings, from the judges' registry (the hook passes them to its run)."""
+    from hindsight import judges
+
+    group = parser.add_argument_group("judge")
+    group.add_argument(
+        "--judge",
+        type=_judge_name,
+        default=judges.default_name(),
+        metavar="NAME",
+        help="who judges the evidence (default: rules, or $HINDSIGHT_JUDGE): "
+        + "; ".join(f"{name}: {spec.help}" for name, spec in judges.JUDGES.items()),
+    )
+    group.add_argument(
+        "--model", metavar="NAME", help="the model a model judge asks (default: per judge)"
+    )
+    group.add_argument(
+        "--base-url",
+        metavar="URL",
+        help="the server of the anthropic or openai judge, e.g. http://127.0.0.1:11434/v1",
+    )
+    group.add_argument(
+        "--max-input-bytes",
+        type=_positive_bytes,
+        default=judges.DEFAULT_MAX_INPUT_BYTES,
+        metavar="N",
+        help="what a model judge may be sent in a run, instructions included "
+        f"(default: {judges.DEFAULT_MAX_INPUT_BYTES}); the digest is cut to fit",
+    )
+
+
 def _cmd_run(sub: _Subparsers, common: argparse.ArgumentParser) -> None:
     p = _add(
         sub,
         "run",
         "read new sessions, judge them, write the report and memory, advance the watermark",
         "  hindsight run\n  hindsight run --since 30d --dry-run\n  hindsight run --json --quiet\n"
-        "  hindsight run --example           the shipped example sessions, in a temp folder\n",
+        "  hindsight run --example           the shipped example sessions, in a temp folder\n"
+        "  hindsight run --judge anthropic --dry-run   what the model would be sent, and its size\n"
+        "  hindsight run --judge openai --base-url http://127.0.0.1:11434/v1 --model qwen3\n",
         common,
     )
     _window(p)
     _target(p)
-    p.add_argument(
-        "--judge",
-        default="rules",
-        type=_judge,
-        help="who judges the evidence: rules (default, built in, offline) or claude (headless "
-        "Claude Code, `claude -p`; uses your Claude account)",
-    )
+    _judging(p)
     p.add_argument(
         "--dry-run", action="store_true", help="write nothing; print what would be written"
     )
@@ -398,6 +424,7 @@ def _cmd_hook(sub: _Subparsers, common: argparse.ArgumentParser) -> None:
         choices=("session-end", "run-logged"),
         help="session-end (run-logged is the detached run it starts)",
     )
+    _judging(p)
 
 
 def _cmd_status(sub: _Subparsers, common: argparse.ArgumentParser) -> None:

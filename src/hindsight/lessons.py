@@ -78,6 +78,7 @@ class Judgement(Record):
     lessons: list[Lesson]
     recommendations: list[Recommendation]
     unfinished: list[Unfinished]
+    cost: str  # what a model judge was sent and spent, for the report (not part of the JSON)
 
     def __init__(
         self,
@@ -90,6 +91,7 @@ class Judgement(Record):
         self.lessons = [] if lessons is None else lessons
         self.recommendations = [] if recommendations is None else recommendations
         self.unfinished = [] if unfinished is None else unfinished
+        self.cost = ""
 
     def to_json(self) -> dict[str, Any]:
         return self.as_dict()

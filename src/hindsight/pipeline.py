@@ -444,12 +444,14 @@ def _fresh(judgement: Judgement, reported: set[str]) -> Judgement:
     def new(evidence: list[str]) -> bool:
         return not evidence or not set(evidence) <= reported
 
-    return Judgement(
+    fresh = Judgement(
         judgement.judge,
         [x for x in judgement.lessons if new(x.evidence)],
         [x for x in judgement.recommendations if new(x.evidence)],
         [x for x in judgement.unfinished if new(x.evidence)],
     )
+    fresh.cost = judgement.cost
+    return fresh
 
 
 def commit(ctx: Context, scan_started: datetime | None = None) -> datetime | None:

@@ -403,6 +403,27 @@ def _no_decode(text: str) -> str:
     return _CANDIDATE().sub(lambda m: _candidate(m, decode=False), text)
 
 
+_BARE_TOKEN = _lazy(r"[A-Za-z0-9+/_\-.=:]{16,200}")
+_WORDISH = _lazy(r"[a-z]{4,}|[A-Z][a-z]{3,}")
+
+
+def bare_token(text: str) -> str:
+    """A typed prompt that is nothing but one credential-shaped token (a key pasted into the
+    wrong window) redacted whole: too short for the high-entropy rule and named by no pattern,
+    yet never words. Anything with a space, a word of four letters, hex, or few letters stays."""
+    core = text.strip()
+    if (
+        len(core) < 16
+        or not _BARE_TOKEN().fullmatch(core)
+        or re.fullmatch(r"[0-9a-fA-F]+", re.sub(r"[-_.:/]", "", core))  # SHAs, UUIDs, MACs
+        or _WORDISH().search(core)
+        or not any(c.isdigit() for c in core)
+        or sum(c.isalpha() for c in core) < 6  # dates, versions, addresses
+    ):
+        return text
+    return _tag("token")
+
+
 def has_secret(text: str) -> bool:
     return redact(text) != text
 

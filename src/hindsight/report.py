@@ -83,6 +83,8 @@ def render_section(
     by_key = {f.key: f for f in findings}
     agents = _agents(gathered)
     lines = [f"## {when.astimezone().strftime('%H:%M')} run ({judgement.judge} judge)", ""]
+    if judgement.cost:
+        lines += [f"Judged by the {judgement.cost}.", ""]
     if gathered is not None:
         lines.append(
             f"Read {fmt.count(len(gathered.sessions), 'session')} "

@@ -136,11 +136,16 @@ def test_the_claude_judge_with_the_real_cli(tmp_path: Path) -> None:
                 "strength": 4,
                 "evidence": [],
                 "memory": True,
+                "where": [],
             }
-        ]
+        ],
+        "recommendations": [],
+        "unfinished": [],
     }
-    steps = [{"text": "```json\n" + json.dumps(lessons) + "\n```"}]
-    with scripted_api(steps, tmp_path, SCRIPTED_API_NO_TOOLS_TOO="1") as port:
+    # The judge passes the schema as --json-schema: the CLI offers the model a StructuredOutput
+    # tool, checks its input against the schema, and returns it as structured_output.
+    steps = [{"tool": "StructuredOutput", "input": lessons}, {"text": "Done."}]
+    with scripted_api(steps, tmp_path) as port:
         env = {**cli_env(tmp_path / "judge-home", port), "HINDSIGHT_CLAUDE_BIN": str(CLAUDE)}
         done = run_cli(
             "run",

@@ -8,7 +8,10 @@ import os
 import stat
 from pathlib import Path
 
+import pytest
+
 from conftest import install_recording, run_cli
+from hindsight.judges import model
 from hindsight.sources.claude_files import claude_folder_name
 
 FAKE = r"""#!{python}
@@ -21,12 +24,21 @@ if mode == "fail":
     print("rate limited", file=sys.stderr); sys.exit(1)
 if mode == "prose":
     print(json.dumps({{"type": "result", "is_error": False, "result": "I could not decide."}})); sys.exit(0)
+if mode == "empty":  # the model never called the StructuredOutput tool: the CLI gives up
+    print(json.dumps({{"type": "result", "is_error": False, "result": ""}})); sys.exit(0)
+if mode == "api-error":
+    print(json.dumps({{"type": "result", "is_error": True, "api_error_status": 529, "result": "Overloaded"}}))
+    sys.exit(1)
 keys = re.findall(r"`(k[0-9a-f]{{20}})`", digest)
 lessons = {{"lessons": [
     {{"title": "Run make check; make test does not exist", "body": "The Makefile has no test target.",
       "kind": "fix", "strength": 4, "evidence": keys[:1], "memory": True}}]}}
 answer = "Here is my judgement:\n```json\n" + json.dumps(lessons) + "\n```"
-print(json.dumps({{"type": "result", "subtype": "success", "is_error": False, "result": answer}}))
+envelope = {{"type": "result", "subtype": "success", "is_error": False, "result": answer,
+             "usage": {{"input_tokens": 5000, "cache_read_input_tokens": 100, "output_tokens": 300}}}}
+if mode == "structured":
+    envelope.update(result="", structured_output=lessons)
+print(json.dumps(envelope))
 """
 
 
@@ -56,21 +68,39 @@ def judged_run(
     )
 
 
-def test_run_with_the_claude_judge(tmp_path: Path) -> None:
+@pytest.mark.parametrize("mode", ["ok", "structured"])
+def test_run_with_the_claude_judge(tmp_path: Path, mode: str) -> None:
     root, _, home = install_recording(tmp_path)
-    script, log = fake_claude(tmp_path)
-    done = judged_run(root, home, str(script), "--json")
+    script, log = fake_claude(tmp_path, mode)
+    done = judged_run(root, home, str(script), "--json", "--model", "haiku")
     assert done.returncode == 0, done.stderr
     summary = json.loads(done.stdout)
     assert (summary["lessons"], summary["lessons_added"]) == (1, 1)
     memory = home / "projects" / claude_folder_name(str(root)) / "memory"
     assert "- **Run make check; make test does not exist** (" in (memory / "MEMORY.md").read_text()
     seen = json.loads(log.read_text())
+    argv = seen["argv"]
     assert seen["child"] == "1"  # its own SessionEnd hook will not start another run
-    assert seen["argv"][0] == "-p" and "--no-session-persistence" in seen["argv"]
-    assert seen["argv"][seen["argv"].index("--tools") + 1] == ""
-    assert '"disableAllHooks": true' in seen["argv"][seen["argv"].index("--settings") + 1]
+    assert argv[:2] == ["-p", model.PROMPT] and "--no-session-persistence" in argv
+    assert argv[argv.index("--tools") + 1] == "" and argv[argv.index("--model") + 1] == "haiku"
+    assert argv[argv.index("--system-prompt") + 1] == model.instructions()
+    assert json.loads(argv[argv.index("--json-schema") + 1]) == model.wire_schema()
+    assert '"disableAllHooks": true' in argv[argv.index("--settings") + 1]
     assert seen["stdin"].startswith("# hindsight digest\n") and "DATA (untrusted)" in seen["stdin"]
+    sent = len(model.instructions().encode()) + len(
+        (model.PROMPT + "\n\n" + seen["stdin"]).encode()
+    )
+    assert summary["judge"] == {
+        "name": "claude",
+        "model": "haiku",
+        "bytes_sent": sent,
+        "input_tokens": 5100,
+        "output_tokens": 300,
+    }
+    report = next((memory / "hindsight" / "reports").glob("*.md")).read_text()
+    assert (
+        f"Judged by the claude judge (haiku): {sent} bytes sent, 5100 tokens in, 300 out." in report
+    )
     # The judge cited a finding: a second run over the same sessions reports nothing again.
     again = json.loads(judged_run(root, home, str(script), "--json", "--since", "30d").stdout)
     assert again["lessons"] == 0 and again["already_reported"] == 1
@@ -80,12 +110,15 @@ def test_judge_failures_are_one_line_and_write_nothing(tmp_path: Path) -> None:
     root, _, home = install_recording(tmp_path)
     memory = home / "projects" / claude_folder_name(str(root)) / "memory"
     for mode, message in (
-        ("fail", "the claude judge failed (exit 1): rate limited"),
-        ("prose", "the claude judge did not answer with JSON"),
+        ("fail", "the claude judge failed: exit 1: rate limited; nothing was written"),
+        ("api-error", "the claude judge failed: exit 1, HTTP 529: Overloaded;"),
+        ("prose", "the claude judge failed: the answer is not JSON"),
+        ("empty", "the claude judge failed: the answer is empty;"),
     ):
         script, _ = fake_claude(tmp_path, mode)
         done = judged_run(root, home, str(script))
         assert done.returncode == 1 and message in done.stderr and done.stderr.count("\n") == 1
+        assert done.stderr.rstrip().endswith("retry, or use --judge rules")
         assert (
             not (memory / "MEMORY.md").exists() and not (memory / "hindsight" / "reports").exists()
         )
@@ -108,3 +141,59 @@ def test_the_judges_own_session_end_starts_nothing(tmp_path: Path) -> None:
     )
     assert done.returncode == 0
     assert not (home / "projects" / claude_folder_name(str(root)) / "memory").exists()
+
+
+CLAUDE = os.environ.get("CLAUDE_BIN")
+
+
+@pytest.mark.skipif(not CLAUDE, reason="needs the real Claude Code CLI (set CLAUDE_BIN)")
+def test_the_real_cli_judges_through_structured_output(tmp_path: Path) -> None:
+    """The real `claude -p` against the scripted Messages API: the schema goes as its
+    StructuredOutput tool, the answer comes back as structured_output, no secret is sent."""
+    from judges.loopback import PLANTED, lessons_doc, recording_with_secrets, scripted
+
+    repo = recording_with_secrets(tmp_path / "repo")
+    doc = {**lessons_doc(repo.keys()), "recommendations": [], "unfinished": []}
+    doc["lessons"][0]["where"] = []  # the CLI checks the wire schema: every field present
+    steps = [{"tool": "StructuredOutput", "input": doc}, {"text": "Done."}]
+    judge_home = tmp_path / "judge-home"
+    judge_home.mkdir()
+    with scripted("anthropic", tmp_path / "api", steps) as server:
+        env = {
+            "IS_SANDBOX": "1",
+            "CLAUDE_CONFIG_DIR": str(judge_home),
+            "HOME": str(judge_home),
+            "ANTHROPIC_BASE_URL": f"http://127.0.0.1:{server.port}",
+            "ANTHROPIC_API_KEY": "sk-scripted",
+            "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+            "DISABLE_TELEMETRY": "1",
+            "DISABLE_AUTOUPDATER": "1",
+            "HINDSIGHT_CLAUDE_BIN": str(CLAUDE),
+        }
+        done = run_cli(
+            "run",
+            "--judge",
+            "claude",
+            "--model",
+            "claude-sonnet-4-5",
+            "--json",
+            "--claude-home",
+            str(repo.home),
+            cwd=repo.root,
+            env=env,
+        )
+        requests = server.requests()
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    assert summary["lessons_added"] == 1 and summary["judge"]["input_tokens"]
+    assert "Staging deploys need the staging profile" in (repo.memory / "MEMORY.md").read_text()
+    first = requests[0]
+    assert first["model"] == "claude-sonnet-4-5"
+    (tool,) = first["tools"]
+    assert tool["name"] == "StructuredOutput" and tool["input_schema"] == model.wire_schema()
+    # The judge's instructions replace Claude Code's own system prompt (the CLI adds a header).
+    assert [b["text"] for b in first["system"]][-1] == model.instructions()
+    raw = json.dumps(requests)
+    for secret in PLANTED.values():
+        assert secret not in raw
+    assert not list(judge_home.glob("projects/*/*.jsonl"))  # the judge left no transcript

@@ -51,6 +51,10 @@ def run(args: argparse.Namespace) -> int:
         return 0
     child = [sys.executable, "-m", "hindsight", "hook", "run-logged", "--repo", repo]
     child += ctx.where_options()
+    for option in ("judge", "model", "base_url", "max_input_bytes"):
+        value = getattr(args, option, None)
+        if value:
+            child += [f"--{option.replace('_', '-')}", str(value)]
     session = payload.get("session_id", "?") if isinstance(payload, dict) else "?"
     try:
         proc = subprocess.Popen(
@@ -70,15 +74,18 @@ def run(args: argparse.Namespace) -> int:
 
 def _run_logged(args: argparse.Namespace) -> int:
     """The detached run: the real `run`, its outcome as one line in hook.log."""
-    from hindsight import judges
     from hindsight.cli import build_parser
     from hindsight.commands import run as run_command
     from hindsight.errors import HindsightError
 
     ctx = Context.from_args(args)
-    run_args = build_parser("run").parse_args(["run", "--repo", args.repo, "--quiet"])
+    judging = ["--judge", args.judge, "--max-input-bytes", str(args.max_input_bytes)]
+    for option in ("model", "base_url"):
+        if getattr(args, option, None):
+            judging += [f"--{option.replace('_', '-')}", getattr(args, option)]
+    run_args = build_parser("run").parse_args(["run", "--repo", args.repo, "--quiet", *judging])
     try:
-        summary = run_command.execute(ctx, run_args, judges.get("rules"))
+        summary = run_command.execute(ctx, run_args, run_command.chosen_judge(run_args))
     except HindsightError as exc:
         log(ctx.memory_dir, f"run FAILED: {exc}")
         return 1

@@ -10,12 +10,24 @@ from hindsight import clock, fsutil, judges, pipeline, targets
 from hindsight.context import Context
 from hindsight.errors import HindsightError
 from hindsight.fmt import count
+from hindsight.lessons import Judgement
 from hindsight.output import print_json
 from hindsight.redact import redact
 
 
+def chosen_judge(args: argparse.Namespace) -> judges.Judge:
+    """The judge --judge names, with its settings from the flags (and its own environment)."""
+    options = judges.Options(
+        model=args.model,
+        base_url=args.base_url,
+        max_input_bytes=args.max_input_bytes,
+        timeout_s=judges.timeout_from_env(),
+    )
+    return judges.get(args.judge, options)
+
+
 def run(args: argparse.Namespace) -> int:
-    judge = judges.get(args.judge)
+    judge = chosen_judge(args)
     if args.example:
         return _example(args, judge)
     summary = execute(Context.from_args(args), args, judge)
@@ -62,9 +74,8 @@ def execute(ctx: Context, args: argparse.Namespace, judge: judges.Judge) -> dict
         return _run(ctx, args, judge)
     except HindsightError as exc:
         if not args.dry_run:
-            pipeline.record_outcome(
-                ctx, {"at": clock.iso(clock.now()), "ok": False, "error": str(exc)}
-            )
+            outcome = {"at": clock.iso(clock.now()), "ok": False, "error": str(exc)}
+            pipeline.record_outcome(ctx, {**outcome, "judge": _spent(judge)})
         raise
 
 
@@ -84,11 +95,17 @@ def _run(ctx: Context, args: argparse.Namespace, judge: judges.Judge) -> dict[st
         findings = pipeline.find(gathered)
 
         evidence = None
-        if judge.name != "rules" and findings:
+        if judge.reads == judges.DIGEST and findings:
             from hindsight import digest
 
-            evidence = digest.build(gathered, findings, digest.DEFAULT_MAX_BYTES)[0]
-        judgement = judge.judge(findings, evidence)
+            evidence = digest.build(gathered, findings, judge.budget)[0]
+        plan = judge.plan(evidence) if evidence is not None else None
+        if args.dry_run and plan is not None:
+            judgement = Judgement(judge.name)  # a dry run sends nothing: it shows what would go
+        else:
+            judgement = judge.judge(findings, evidence)
+            if judge.spent is not None:
+                judgement.cost = judge.spent.line()
 
         applied = pipeline.apply(
             ctx,
@@ -123,9 +140,18 @@ def _run(ctx: Context, args: argparse.Namespace, judge: judges.Judge) -> dict[st
         "watermark": clock.iso(watermark) if watermark else None,
         "dry_run": bool(args.dry_run),
         "unread": [{"path": path, "why": why} for path, why in gathered.unread],
+        "judge": _spent(judge),
     }
     if applied.targets:  # AGENTS.md, GEMINI.md: only where --target asked for them
         summary["targets"] = targets.summary(applied.targets, ctx)
+    if plan is not None and args.dry_run:
+        summary["request"] = {
+            "bytes": plan.bytes,
+            "estimated_tokens": plan.estimated_tokens,
+            "max_input_bytes": args.max_input_bytes,
+            "system": plan.system,
+            "user": plan.user,
+        }
     if args.dry_run:
         summary["would_add"] = [e.line() for e in applied.memory.added]
         # Redacted where it is printed (print_json redacts every string): with --quiet nothing is,
@@ -134,10 +160,19 @@ def _run(ctx: Context, args: argparse.Namespace, judge: judges.Judge) -> dict[st
     else:
         outcome = {
             k: summary[k]
-            for k in ("sessions_read", "findings", "lessons_added", "duplicates_refused")
+            for k in ("sessions_read", "findings", "lessons_added", "duplicates_refused", "judge")
         }
         pipeline.record_outcome(ctx, {"at": clock.iso(clock.now()), "ok": True, **outcome})
     return summary
+
+
+def _spent(judge: judges.Judge) -> dict[str, Any]:
+    """The judge of a run and what it cost, for the summary and `status` (never a key)."""
+    if judge.spent is None:
+        return {"name": judge.name}
+    spent = judge.spent._asdict()
+    del spent["judge"]
+    return {"name": judge.name, **spent}
 
 
 def _nothing(ctx: Context, gathered: pipeline.Gathered, dry_run: bool) -> dict[str, Any]:
@@ -181,13 +216,24 @@ def _print(summary: dict[str, Any]) -> None:
             print(f"not read, stays pending: {item['path']} ({item['why']})")
         return
 
+    request = summary.get("request")
+    if request:
+        print(f"would send the {summary['judge']['name']} judge:\n")
+        print(request["system"])
+        print()
+        print(request["user"])
     if summary["dry_run"]:
-        print("dry run: nothing written")
+        print("dry run: nothing written" + (", nothing sent" if request else ""))
         for line in summary["would_add"]:
             print(f"would add to memory: {line}")
         if summary["report_section"]:
             print("\nwould append to the report:\n")
             print(redact(summary["report_section"]))
+    if request:
+        print(
+            f"the {summary['judge']['name']} judge would be sent {request['bytes']} bytes "
+            f"(~{request['estimated_tokens']} tokens; --max-input-bytes {request['max_input_bytes']})"
+        )
     print(
         f"read {count(summary['sessions_read'], 'session')} "
         f"({count(summary['transcripts'], 'transcript')}, "

@@ -135,6 +135,18 @@ def _print_text(info: dict[str, Any], problems: list[str]) -> None:
     if last:
         verdict = "ok" if last.get("ok") else f"FAILED: {last.get('error')}"
         print(redact(f"{'last run':<10} {last.get('at')} {verdict}"))
+        spent = last.get("judge")
+        if isinstance(spent, dict) and spent.get("bytes_sent"):
+            from hindsight.judges import Spent
+
+            line = Spent(
+                str(spent.get("name")),
+                spent.get("model"),
+                int(spent["bytes_sent"]),
+                spent.get("input_tokens"),
+                spent.get("output_tokens"),
+            ).line()
+            print(f"{'judge':<10} {line}")
     for line in info["hook_log"]:
         print(f"{'hook log':<10} {line}")
     for problem in problems:

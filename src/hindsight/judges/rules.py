@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping
 
 from hindsight import fmt
 from hindsight.detect import Finding, shell
-from hindsight.judges import wording
+from hindsight.judges import FINDINGS, Options, Plan, Spent, wording
 from hindsight.judges.classify import failure
 from hindsight.judges.fix_lessons import fixed as _fixed
 from hindsight.lessons import Judgement, Lesson, Recommendation, Unfinished
@@ -315,6 +315,15 @@ class RulesJudge:
     """Findings -> lessons, deterministically. Memory gets only what generalizes."""
 
     name = NAME
+    reads = FINDINGS
+    budget = 0
+    spent: Spent | None = None  # nothing leaves the machine
+
+    def __init__(self, options: Options | None = None) -> None:
+        """Nothing to configure: the rules read the findings and send nothing."""
+
+    def plan(self, digest: str) -> Plan | None:
+        return None
 
     def judge(self, findings: list[Finding], digest: str | None = None) -> Judgement:
         out = Judgement(NAME)

@@ -13,6 +13,7 @@ from hindsight import fmt
 from hindsight import session as s
 from hindsight.clock import parse_iso
 from hindsight.locate import Repo
+from hindsight.redact import bare_token
 from hindsight.session import ReadStats
 from hindsight.sources import claude_files, claude_skim, lines
 from hindsight.sources import claude_outcomes as outcomes
@@ -317,7 +318,9 @@ class _Reader:
             self.stats.copies += 1
             return
         self.prompts.add(key)
-        self._event(s.PROMPT, ts, line, record, text=text.strip())
+        # A prompt that is only a pasted key is redacted here: it reaches the digest, findings
+        # and a model judge as typed text, which no later rule would recognise as a secret.
+        self._event(s.PROMPT, ts, line, record, text=bare_token(text.strip()))
 
     def _user_shell(
         self, text: str, record: dict[str, Any], ts: datetime | None, line: int

@@ -25,18 +25,9 @@ OTHER = "other"
 # Kinds that name the whole difference: a next session can act on them.
 NAMED = frozenset({RUNNER, PREFIX, FOLDER, PROGRAM, SUBCOMMAND, FLAGS, PATH})
 
-_RUNNER_WORDS = {
-    ("uv", "run"),
-    ("poetry", "run"),
-    ("pipenv", "run"),
-    ("bundle", "exec"),
-    ("pnpm", "exec"),
-    ("npm", "exec"),
-    ("yarn", "dlx"),
-    ("python", "-m"),
-    ("python3", "-m"),
-}
-_RUNNER_ONE = {"npx", "uvx", "pnpx", "bunx"}
+# shell knows the runners that take a subcommand; a module run through python is one too.
+_RUNNER_WORDS = shell._RUN_SUB | {("python", "-m"), ("python3", "-m")}
+_RUNNER_ONE = shell._RUNNERS
 
 
 _SUBCOMMAND = re.compile(r"[A-Za-z][\w:.-]{0,39}")

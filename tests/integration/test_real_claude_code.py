@@ -127,6 +127,15 @@ def test_the_claude_judge_with_the_real_cli(tmp_path: Path) -> None:
     from hindsight import example
 
     ex = example.install(tmp_path / "ex")
+    # A model's lesson must cite the finding that supports it (the trust gate): here the user's
+    # own words naming conf/settings.ini.
+    digest = run_cli("digest", "--json", "--claude-home", str(ex.claude_home), cwd=ex.root)
+    assert digest.returncode == 0, digest.stderr
+    [key] = [
+        f["key"]
+        for f in json.loads(digest.stdout)["findings"]
+        if f["kind"] == "correction" and "settings" in json.dumps(f)
+    ][:1]
     lessons = {
         "lessons": [
             {
@@ -134,7 +143,7 @@ def test_the_claude_judge_with_the_real_cli(tmp_path: Path) -> None:
                 "body": "Read them there.",
                 "kind": "reference",
                 "strength": 4,
-                "evidence": [],
+                "evidence": [key],
                 "memory": True,
                 "where": [],
             }

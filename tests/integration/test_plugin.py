@@ -1,0 +1,120 @@
+"""The Claude Code plugin (.claude-plugin/, hooks/, bin/hindsight-plugin), with the real CLI:
+validated, added as a marketplace from a local path, installed, and its SessionEnd hook fired by a
+real session; hindsight runs from the plugin's data folder and writes the lesson to MEMORY.md."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT, git, real_client
+from hindsight.locate import claude_folder_name
+from integration.live import claude, claude_session
+
+# What a clone of the repository brings that the plugin uses (the rest is not the plugin's).
+PLUGIN_FILES = (".claude-plugin", "hooks", "bin", "src", "pyproject.toml", "README.md")
+
+
+@pytest.fixture
+def marketplace(tmp_path: Path) -> Path:
+    """A clean copy of the plugin, as a user's clone of the repository has it."""
+    real_client("claude")
+    folder = tmp_path / "hindsight-marketplace"
+    folder.mkdir()
+    for name in PLUGIN_FILES:
+        source = ROOT / name
+        if source.is_dir():
+            shutil.copytree(source, folder / name, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy2(source, folder / name)
+    return folder
+
+
+def test_plugin_and_marketplace_validate_strictly() -> None:
+    real_client("claude")
+    home = Path(os.environ.get("TMPDIR", "/tmp"))
+    plugin = claude("plugin", "validate", "--strict", str(ROOT), home=home)
+    assert plugin.returncode == 0, plugin.stdout + plugin.stderr
+    assert "✔ Validation passed" in plugin.stdout
+    assert 'SessionEnd command "\\"${CLAUDE_PLUGIN_ROOT}/bin/hindsight-plugin\\" hook' in (
+        plugin.stdout
+    )
+    assert "skills: hindsight:hindsight" in plugin.stdout
+    market = claude(
+        "plugin", "validate", "--strict", str(ROOT / ".claude-plugin/marketplace.json"), home=home
+    )
+    assert market.returncode == 0 and "✔ Validation passed" in market.stdout
+
+
+def test_the_manifests_agree_with_the_package() -> None:
+    plugin = json.loads((ROOT / ".claude-plugin" / "plugin.json").read_text())
+    market = json.loads((ROOT / ".claude-plugin" / "marketplace.json").read_text())
+    from hindsight import __version__
+
+    assert plugin["version"] == __version__
+    assert [p["name"] for p in market["plugins"]] == [plugin["name"]] == ["hindsight"]
+    assert market["plugins"][0]["source"] == "./"
+
+
+def test_install_from_a_local_path_and_the_hook_runs_from_the_data_folder(
+    tmp_path: Path, marketplace: Path
+) -> None:
+    repo, home = tmp_path / "shop.web_app", tmp_path / "home"
+    repo.mkdir()
+    home.mkdir()
+    (repo / "Makefile").write_text("check:\n\t@echo ok\n")
+    git("init", "-q", "-b", "main", ".", cwd=repo)
+    git("add", "-A", cwd=repo)
+    git("commit", "-qm", "init", cwd=repo)
+
+    added = claude("plugin", "marketplace", "add", str(marketplace), home=home, cwd=repo)
+    assert added.returncode == 0, added.stderr
+    assert "Successfully added marketplace: hindsight" in added.stdout
+    # Project scope: what the team commits names the plugin, never a path of this machine.
+    installed = claude(
+        "plugin", "install", "hindsight@hindsight", "--scope", "project", home=home, cwd=repo
+    )
+    assert installed.returncode == 0, installed.stderr
+    committed = json.loads((repo / ".claude" / "settings.json").read_text())
+    assert committed == {"enabledPlugins": {"hindsight@hindsight": True}}
+    listed = json.loads(claude("plugin", "list", "--json", home=home, cwd=repo).stdout)
+    assert [(p["id"], p["enabled"]) for p in listed] == [("hindsight@hindsight", True)]
+
+    # No hindsight on PATH: the plugin builds its own venv in its data folder, detached.
+    path = [d for d in os.environ["PATH"].split(os.pathsep) if not (Path(d) / "hindsight").exists()]
+    steps = [
+        {"tool": "Bash", "input": {"command": "make test", "description": "tests"}},
+        {"tool": "Bash", "input": {"command": "make check", "description": "checks"}},
+        {"text": "make check works."},
+    ]
+    session_env = {"PATH": os.pathsep.join(path)}
+    claude_session(real_client("claude"), repo, home, steps, "run the tests", env=session_env)
+    memory = home / "projects" / claude_folder_name(str(repo.resolve())) / "memory"
+    log = memory / "hindsight" / "hook.log"
+    for _ in range(1800):  # the first run builds the venv (pip): allow it time
+        if log.exists() and ("Z run ok" in log.read_text() or "Z run FAILED" in log.read_text()):
+            break
+        time.sleep(0.1)
+    data = home / "plugins" / "data" / "hindsight-hindsight"
+    assert log.exists(), (data / "install.log").read_text()
+    assert "run ok: 1 sessions, 1 new lessons, 1 added to memory" in log.read_text()
+    assert "`make test` has no target here; use `make check`" in (memory / "MEMORY.md").read_text()
+    from hindsight import __version__
+
+    assert (data / f"venv-{__version__}" / ".complete").exists()
+    assert not list(data.glob("hook-input.*"))  # the saved hook input is gone
+    git_status = git_output("status", "--porcelain", cwd=repo)
+    assert git_status == "?? .claude/\n"  # nothing else in the repository
+
+
+def git_output(*args: str, cwd: Path) -> str:
+    import subprocess
+
+    return subprocess.run(
+        ["git", *args], cwd=cwd, capture_output=True, text=True, check=True
+    ).stdout

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
 import time
 from pathlib import Path
 
@@ -17,7 +18,16 @@ from hindsight.locate import claude_folder_name
 from integration.live import claude, claude_session
 
 # What a clone of the repository brings that the plugin uses (the rest is not the plugin's).
-PLUGIN_FILES = (".claude-plugin", "hooks", "bin", "src", "pyproject.toml", "README.md")
+PLUGIN_FILES = (
+    ".claude-plugin",
+    ".codex-plugin",
+    ".agents",
+    "hooks",
+    "bin",
+    "src",
+    "pyproject.toml",
+    "README.md",
+)
 
 
 @pytest.fixture
@@ -56,7 +66,9 @@ def test_the_manifests_agree_with_the_package() -> None:
     market = json.loads((ROOT / ".claude-plugin" / "marketplace.json").read_text())
     from hindsight import __version__
 
-    assert plugin["version"] == __version__
+    codex = json.loads((ROOT / ".codex-plugin" / "plugin.json").read_text())
+    assert plugin["version"] == codex["version"] == __version__
+    assert codex["name"] == "hindsight"
     assert [p["name"] for p in market["plugins"]] == [plugin["name"]] == ["hindsight"]
     assert market["plugins"][0]["source"] == "./"
 
@@ -112,9 +124,37 @@ def test_install_from_a_local_path_and_the_hook_runs_from_the_data_folder(
     assert git_status == "?? .claude/\n"  # nothing else in the repository
 
 
-def git_output(*args: str, cwd: Path) -> str:
-    import subprocess
+def test_the_codex_plugin_installs_and_brings_the_skill(tmp_path: Path, marketplace: Path) -> None:
+    """Codex (0.117+) has plugins too: .codex-plugin/plugin.json and .agents/plugins/marketplace.json
+    bring the same skill; the prompt Codex would send lists it."""
+    codex_home = tmp_path / "codex-home"
+    codex_home.mkdir()
 
+    def codex(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [real_client("codex"), *args],
+            cwd=marketplace,
+            env={**os.environ, "CODEX_HOME": str(codex_home), "HOME": str(codex_home)},
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+
+    added = codex("plugin", "marketplace", "add", str(marketplace))
+    assert added.returncode == 0 and "Added marketplace `hindsight`" in added.stdout, added.stderr
+    installed = codex("plugin", "add", "hindsight@hindsight")
+    assert installed.returncode == 0, installed.stderr
+    assert "hindsight@hindsight  installed, enabled  0.1.0" in codex("plugin", "list").stdout
+    prompt = codex("debug", "prompt-input", "hello")
+    assert prompt.returncode == 0, prompt.stderr
+    assert (
+        "- hindsight:hindsight: Review this repository's previous agent sessions" in prompt.stdout
+    )
+
+
+def git_output(*args: str, cwd: Path) -> str:
     return subprocess.run(
         ["git", *args], cwd=cwd, capture_output=True, text=True, check=True
     ).stdout

@@ -38,7 +38,7 @@ def real_client(command: str) -> str:
     path = os.environ.get(variable) or shutil.which(command)
     if path:
         return path
-    why = f"needs the real {command} CLI (set {variable}; .ci/install-clients installs it)"
+    why = f"needs the real {command} (set {variable} or put it on PATH; .ci/run installs it)"
     if os.environ.get(REQUIRE_CLIENTS):
         pytest.fail(f"{why}, and {REQUIRE_CLIENTS} is set", pytrace=False)
     pytest.skip(why)

@@ -353,6 +353,19 @@ def _cmd_selfcheck(sub: _Subparsers, common: argparse.ArgumentParser) -> None:
     )
 
 
+def _cmd_completion(sub: _Subparsers, common: argparse.ArgumentParser) -> None:
+    p = _add(
+        sub,
+        "completion",
+        "print a shell completion script for bash, zsh or fish",
+        '  eval "$(hindsight completion bash)"             in ~/.bashrc\n'
+        '  hindsight completion zsh > "${fpath[1]}/_hindsight"\n'
+        "  hindsight completion fish > ~/.config/fish/completions/hindsight.fish\n",
+        common,
+    )
+    p.add_argument("shell", choices=("bash", "zsh", "fish"))
+
+
 _COMMANDS: dict[str, Callable[[_Subparsers, argparse.ArgumentParser], None]] = {
     "run": _cmd_run,
     "scan": _cmd_scan,
@@ -365,6 +378,7 @@ _COMMANDS: dict[str, Callable[[_Subparsers, argparse.ArgumentParser], None]] = {
     "hook": _cmd_hook,
     "status": _cmd_status,
     "selfcheck": _cmd_selfcheck,
+    "completion": _cmd_completion,
 }
 
 

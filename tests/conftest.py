@@ -5,6 +5,7 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -45,14 +46,19 @@ def real_client(command: str) -> str:
 
 
 def run_cli(
-    *args: str, cwd: Path | None = None, env: dict[str, str] | None = None, stdin: str | None = None
+    *args: str,
+    cwd: Path | None = None,
+    env: dict[str, str] | None = None,
+    stdin: str | None = None,
+    wrap: list[str] | None = None,
 ) -> subprocess.CompletedProcess[str]:
-    """Run the real CLI in a subprocess, as a user or a hook would."""
+    """Run the real CLI in a subprocess, as a user or a hook would (``wrap``: a command that
+    runs it, such as ``setpriv`` to drop root's rights)."""
     full_env = dict(os.environ)
     full_env.pop("CLAUDE_CONFIG_DIR", None)
     full_env.update(env or {})
     return subprocess.run(
-        [sys.executable, "-m", "hindsight", *args],
+        [*(wrap or []), sys.executable, "-m", "hindsight", *args],
         cwd=cwd,
         env=full_env,
         input=stdin,
@@ -61,6 +67,43 @@ def run_cli(
         timeout=120,
         check=False,
     )
+
+
+AS_NOBODY = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+# git refuses a repository its user does not own; the tests' repos belong to root.
+GIT_ANY_OWNER = {
+    "GIT_CONFIG_COUNT": "1",
+    "GIT_CONFIG_KEY_0": "safe.directory",
+    "GIT_CONFIG_VALUE_0": "*",
+}
+
+
+@pytest.fixture
+def open_tmp() -> Iterator[Path]:
+    """A temp folder any user can enter, for runs that drop root's rights (CI runs as root,
+    and root reads and writes whatever the modes say); removed afterwards."""
+    import shutil
+    import tempfile
+
+    if os.geteuid() != 0 or shutil.which("setpriv") is None:
+        pytest.skip("needs root and setpriv to run a command as an unprivileged user")
+    folder = Path(tempfile.mkdtemp(prefix="hindsight-test-"))
+    folder.chmod(0o755)
+    try:
+        yield folder
+    finally:
+        for path in [folder, *folder.rglob("*")]:
+            if path.is_dir() and not path.is_symlink():
+                path.chmod(0o755)
+        shutil.rmtree(folder)
+
+
+def open_up(folder: Path) -> None:
+    """Let any user read everything under ``folder`` and write its folders."""
+    for path in [folder, *folder.rglob("*")]:
+        if path.is_symlink():
+            continue
+        path.chmod(0o777 if path.is_dir() else 0o666)
 
 
 @pytest.fixture

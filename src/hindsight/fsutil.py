@@ -34,16 +34,67 @@ def ensure_dir(path: Path) -> None:
         raise HindsightError(f"{path} exists and is not a folder")
 
 
+def fault(point: str) -> None:
+    """A named step where a test may kill the process or fail it (HINDSIGHT_FAULT).
+
+    ``HINDSIGHT_FAULT=kill:N`` ends the process at the Nth point, ``error:N`` fails that I/O call
+    with ENOSPC,
+    ``delay:S`` sleeps S seconds at every ``swap`` point (widens the window a concurrent writer
+    races); ``HINDSIGHT_FAULT_LOG=FILE`` appends each point's name. Unset, it costs one lookup.
+    """
+    spec = os.environ.get("HINDSIGHT_FAULT")
+    log = os.environ.get("HINDSIGHT_FAULT_LOG")
+    if not spec and not log:
+        return
+    global _fault_count
+    _fault_count += 1
+    if log:
+        with open(log, "a", encoding="utf-8") as handle:
+            handle.write(f"{_fault_count} {point}\n")
+    action, _, arg = (spec or "").partition(":")
+    if action == "delay" and point == "swap":
+        import time
+
+        time.sleep(float(arg))
+    elif action in ("kill", "error") and int(arg) == _fault_count:
+        if action == "kill":
+            os._exit(137)
+        if point == "journal-done":
+            return  # a marker between steps, not an I/O call that could fail
+        import errno
+
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+
+_fault_count = 0
+
+
 def read_bytes(path: Path) -> bytes | None:
-    """The file's bytes, or None when it does not exist."""
+    """The file's bytes, or None when it does not exist; never opens anything but a regular file.
+
+    A FIFO would block the run (holding the lock) and /dev/zero would never end: opened
+    non-blocking and checked with fstat before a byte is read.
+    """
     try:
-        return path.read_bytes()
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
     except FileNotFoundError:
         return None
-    except IsADirectoryError as exc:
-        raise HindsightError(f"{path} is a folder, expected a file") from exc
     except OSError as exc:
         raise HindsightError(f"cannot read {path}: {exc.strerror}") from exc
+    try:
+        import stat
+
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise HindsightError(f"{path} is a folder, expected a file")
+        if not stat.S_ISREG(mode):
+            raise HindsightError(f"{path} is not a regular file; hindsight reads only files")
+        with os.fdopen(fd, "rb", closefd=False) as handle:
+            return handle.read()
+    except OSError as exc:
+        raise HindsightError(f"cannot read {path}: {exc.strerror}") from exc
+    finally:
+        os.close(fd)
 
 
 def _refuse_link(path: Path) -> None:
@@ -92,17 +143,22 @@ def atomic_write(
         mode = PRIVATE_FILE
     import tempfile  # only when writing: it costs ~3 ms of every start otherwise
 
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as exc:
+        raise HindsightError(f"cannot write {path}: {exc.strerror}") from exc
     tmp = Path(tmp_name)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
+            fault("fsync")
             os.fsync(handle.fileno())
         os.chmod(tmp, mode)
         if precondition is not None and not precondition():
             tmp.unlink(missing_ok=True)
             return False
+        fault("rename")
         os.replace(tmp, path)
     except OSError as exc:
         tmp.unlink(missing_ok=True)
@@ -112,6 +168,129 @@ def atomic_write(
         raise
     _fsync_dir(path.parent)
     return True
+
+
+def compare_and_swap(
+    path: Path, data: bytes, expected: bytes | None, *, root: Path | None = None
+) -> bool:
+    """Replace ``path`` with ``data`` only if it still holds ``expected`` (None: absent).
+
+    For a file other programs write without our lock (Claude Code's auto memory edits MEMORY.md).
+    On Linux the swap is renameat2(RENAME_EXCHANGE): the bytes swapped out are compared with what
+    was read, and if someone wrote in between, their file is swapped straight back and False
+    returned so the caller merges again: no edit is lost however late it lands. Elsewhere (or on a
+    file system without the call) the check runs just before a plain rename, a window of
+    microseconds instead of none.
+    """
+    if root is not None:
+        confine(root, path)
+    _refuse_link(path)
+    ensure_dir(path.parent)
+    exchange = _renameat2()
+    if exchange is None:
+        return atomic_write(path, data, precondition=lambda: read_bytes(path) == expected)
+    try:
+        mode = path.stat().st_mode & 0o777
+    except FileNotFoundError:
+        mode = PRIVATE_FILE
+    import tempfile
+
+    try:
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as exc:
+        raise HindsightError(f"cannot write {path}: {exc.strerror}") from exc
+    tmp = Path(tmp_name)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            fault("fsync")
+            os.fsync(handle.fileno())
+        os.chmod(tmp, mode)
+        if read_bytes(path) != expected:
+            return False
+        fault("swap")
+        # Nothing to exchange with when the file is absent: a rename that fails if it appeared.
+        flags = _RENAME_NOREPLACE if expected is None else _RENAME_EXCHANGE
+        try:
+            if not exchange(tmp, path, flags):
+                return False  # it appeared, or went away, since the check: merge again
+            if expected is None:
+                _fsync_dir(path.parent)
+                return True
+        except OSError as exc:
+            import errno
+
+            if exc.errno not in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP):
+                raise
+            # A file system without the exchange (some network and FUSE ones): check, rename.
+            fault("rename")
+            if read_bytes(path) != expected:
+                return False
+            os.replace(tmp, path)
+            _fsync_dir(path.parent)
+            return True
+        if read_bytes(tmp) == expected:
+            _fsync_dir(path.parent)
+            return True
+        _swap_back(tmp, path, data, exchange)
+        return False
+    except OSError as exc:
+        raise HindsightError(f"cannot write {path}: {exc.strerror}") from exc
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def _swap_back(tmp: Path, path: Path, ours: bytes, exchange: _Exchange) -> None:
+    """``path`` holds our bytes, ``tmp`` a newer write by someone else: put theirs back.
+
+    Each exchange pulls out what ``path`` held; if that is not what we put there, yet another
+    write landed meanwhile, and it is the newest: swap again until what comes out is ours.
+    """
+    pushed = ours
+    for _ in range(64):
+        fault("swap-back")
+        exchange(tmp, path, _RENAME_EXCHANGE)
+        pulled = read_bytes(tmp)
+        if pulled == pushed:
+            _fsync_dir(path.parent)
+            return
+        pushed = read_bytes(path) or b""
+    raise HindsightError(f"{path} kept changing while hindsight wrote it; try again")
+
+
+_RENAME_NOREPLACE = 1
+_RENAME_EXCHANGE = 2
+_Exchange = Callable[[Path, Path, int], bool]
+_exchange_fn: list[_Exchange | None] = []
+
+
+def _renameat2() -> _Exchange | None:
+    """renameat2(2) through libc, or None where it does not exist (not Linux, old glibc)."""
+    if _exchange_fn:
+        return _exchange_fn[0]
+    fn: _Exchange | None = None
+    if os.environ.get("HINDSIGHT_NO_RENAMEAT2") != "1":
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            call = libc.renameat2
+        except (OSError, AttributeError):
+            call = None
+        if call is not None:
+            import errno
+
+            def fn(src: Path, dst: Path, flags: int) -> bool:
+                if call(-100, os.fsencode(src), -100, os.fsencode(dst), flags) == 0:
+                    return True
+                err = ctypes.get_errno()
+                if err in (errno.EEXIST, errno.ENOENT):
+                    return False
+                raise OSError(err, os.strerror(err))
+
+    _exchange_fn.append(fn)
+    return fn
 
 
 def _fsync_dir(folder: Path) -> None:
@@ -129,6 +308,82 @@ def append_file(path: Path, data: bytes, root: Path | None = None) -> None:
     if old and not old.endswith(b"\n"):
         old += b"\n"
     atomic_write(path, old + data, root=root)
+
+
+def append_once(path: Path, chunk: bytes, root: Path | None = None) -> bool:
+    """Append ``chunk`` unless the file already holds it: a replay after a crash writes it once.
+
+    A chunk is one run's dated section (a report section, an archive section): the same bytes
+    never stand twice in a file legitimately.
+    """
+    old = read_bytes(path) or b""
+    if chunk in old:
+        return False
+    if old and not old.endswith(b"\n"):
+        old += b"\n"
+    atomic_write(path, old + chunk, root=root)
+    return True
+
+
+def preflight(root: Path, targets: list[tuple[Path, int]]) -> None:
+    """Check every file a transaction will write can be written, before the first change.
+
+    Each target is (path, bytes it will hold). A path must not be a folder, a link or a special
+    file; each existing folder must take a probe file of the bytes its targets need (that finds
+    a read-only mount, permissions, a full disk); a missing folder's nearest ancestor must be
+    writable. So an error stops the run with MEMORY.md as it was.
+    """
+    import stat
+
+    need: dict[Path, int] = {}
+    for path, size in targets:
+        confine(root, path)
+        try:
+            mode = os.lstat(path).st_mode
+        except FileNotFoundError:
+            mode = None
+        except OSError as exc:
+            raise HindsightError(f"cannot write {path}: {exc.strerror}") from exc
+        if mode is not None and stat.S_ISDIR(mode):
+            raise HindsightError(f"{path} is a folder where hindsight keeps a file; move it aside")
+        if mode is not None and not stat.S_ISREG(mode):
+            raise HindsightError(f"{path} is not a regular file; hindsight writes only files")
+        need[path.parent] = need.get(path.parent, 0) + size
+    for folder, size in need.items():
+        probe = folder
+        while not probe.exists() and probe.parent != probe:
+            if probe.is_symlink():
+                raise HindsightError(f"{probe} is a broken symbolic link; cannot write {folder}")
+            probe = probe.parent
+        if not probe.is_dir():
+            raise HindsightError(f"{probe} is not a folder; cannot write {folder}")
+        if probe != folder:
+            if not os.access(probe, os.W_OK | os.X_OK):
+                raise HindsightError(f"cannot create folder {folder}: {probe} is not writable")
+            _probe_space(probe, folder, size)
+            continue
+        _probe_write(folder, size)
+
+
+def _probe_write(folder: Path, size: int) -> None:
+    import tempfile
+
+    try:
+        fault("preflight")
+        with tempfile.TemporaryFile(prefix=".hindsight-probe.", dir=folder) as handle:
+            handle.write(b"\0" * (size + 4096))
+            handle.flush()
+    except OSError as exc:
+        raise HindsightError(f"cannot write in {folder}: {exc.strerror}") from exc
+
+
+def _probe_space(probe: Path, folder: Path, size: int) -> None:
+    try:
+        fs = os.statvfs(probe)
+    except (OSError, AttributeError):
+        return
+    if fs.f_bavail * fs.f_frsize < size + 65536:
+        raise HindsightError(f"cannot write {folder}: no space left on the device")
 
 
 _held: dict[str, int] = {}

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from datetime import date
 from pathlib import Path
 
-from hindsight import clock, fsutil
+from hindsight import clock, fsutil, layout
 from hindsight.errors import HindsightError
 from hindsight.record import Record, Value
 
@@ -24,9 +24,9 @@ KINDS = ("trap", "fix", "slow", "search", "preference", "decision", "reference",
 DEFAULT_KIND = "trap"
 DEFAULT_MAX_BYTES = 6144
 MAX_LINES = 60
-MEMORY_FILE = "MEMORY.md"
-ARCHIVE_FILE = "MEMORY.archive.md"
-_MERGE_ATTEMPTS = 8
+MEMORY_FILE = layout.MEMORY_FILE
+ARCHIVE_FILE = layout.ARCHIVE_FILE
+_MERGE_ATTEMPTS = 64
 
 ENTRY_RE = re.compile(
     r"^- \*\*(?P<title>.+?)\*\* \((?P<date>\d{4}-\d{2}-\d{2})\) (?P<body>.*) \[(?P<kind>[a-z]+)\]$"
@@ -184,12 +184,19 @@ def parse(text: str, path: Path) -> Document:
 
 
 def fit(lines: list[str], max_bytes: int, newline: str = "\n") -> tuple[list[str], list[str]]:
-    """Drop the oldest (bottom) lines until the block fits; returns (kept, pruned newest-first)."""
-    kept = list(lines)
-    pruned: list[str] = []
-    while kept and (block_size(kept, newline) > max_bytes or len(kept) + 2 > MAX_LINES):
-        pruned.insert(0, kept.pop())
-    return kept, pruned
+    """Keep the longest top part that fits the cap; returns (kept, pruned newest-first).
+
+    One pass over the lines' sizes: a hand-written block of 16,000 lines is pruned at once.
+    """
+    step = len(newline)
+    total = block_size([], newline)
+    keep = 0
+    for line in lines[: max(0, MAX_LINES - 2)]:
+        total += len(line.encode("utf-8", "surrogateescape")) + step
+        if total > max_bytes:
+            break
+        keep += 1
+    return lines[:keep], lines[keep:]
 
 
 def archive_section(pruned: Sequence[str], day: date) -> bytes:
@@ -222,9 +229,9 @@ class MemoryStore:
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
-        self.path = folder / MEMORY_FILE
-        self.archive_path = folder / ARCHIVE_FILE
-        self.lock_path = folder / "hindsight" / ".lock"
+        self.path = layout.memory(folder)
+        self.archive_path = layout.archive(folder)
+        self.lock_path = layout.lock(folder)
 
     def read(self) -> Document:
         data = fsutil.read_bytes(self.path)
@@ -245,60 +252,57 @@ class MemoryStore:
 
     def preview(self, entries: Iterable[Entry], max_bytes: int = DEFAULT_MAX_BYTES) -> AddResult:
         """What ``add`` would do, writing nothing (for --dry-run)."""
+        return self.plan(list(entries), max_bytes)
+
+    def prune(self, max_bytes: int = DEFAULT_MAX_BYTES, day: date | None = None) -> AddResult:
+        return self._change([], max_bytes, day or clock.today())
+
+    def plan(self, wanted: list[Entry], max_bytes: int) -> AddResult:
+        """What adding ``wanted`` does to the block as it is now: added, refused, pruned."""
+        minimum = block_size([])
+        if max_bytes < minimum:
+            raise HindsightError(
+                f"--max-bytes {max_bytes} is below the size of an empty block ({minimum} bytes)"
+            )
         doc = self.read()
-        result = self._plan(doc, list(entries), max_bytes)
+        result = self._plan(doc, wanted, max_bytes)
         if result.added:
             _, result.pruned = fit(
                 [e.line() for e in result.added] + doc.lines, max_bytes, doc.newline
             )
         return result
 
-    def prune(self, max_bytes: int = DEFAULT_MAX_BYTES, day: date | None = None) -> AddResult:
-        return self._change([], max_bytes, day or clock.today())
-
     def _change(self, wanted: list[Entry], max_bytes: int, day: date) -> AddResult:
-        minimum = block_size([])
-        if max_bytes < minimum:
-            raise HindsightError(
-                f"--max-bytes {max_bytes} is below the size of an empty block ({minimum} bytes)"
-            )
+        from hindsight import txn
+
         self.read()  # a malformed block fails here, before the lock creates anything
         with fsutil.locked(self.lock_path):
-            for _ in range(_MERGE_ATTEMPTS):
-                before = fsutil.read_bytes(self.path)
-                doc = parse(decode(before or b""), self.path)
-                result = self._plan(doc, wanted, max_bytes)
-                if not result.added and not result.pruned:
-                    return result
-                kept_new = [e.line() for e in result.added]
-                lines, pruned = fit(kept_new + doc.lines, max_bytes, doc.newline)
-                result.pruned = pruned
-                if self._write_if_unchanged(before, encode(doc.render(lines)), pruned, day):
-                    return result
-        raise HindsightError(f"{self.path} kept changing while hindsight wrote it; try again")
+            txn.recover(self.folder)
+            result = self.plan(wanted, max_bytes)
+            if result.added or result.pruned:
+                txn.run(self.folder, txn.Intent.for_memory(result, day))
+            return result
 
-    def _write_if_unchanged(
-        self, before: bytes | None, new: bytes, pruned: list[str], day: date
-    ) -> bool:
-        """Replace MEMORY.md only if nobody changed it since ``before`` was read.
+    def swap_lines(self, add: Sequence[str], prune: Sequence[str]) -> None:
+        """Put ``add`` on top and take ``prune`` out of the block as it is now.
 
-        Claude Code's auto memory writes the file without our lock; on a change the caller merges
-        again. The archive is appended only once the check passed, so a retry cannot archive twice,
-        and before the rename, so a crash between the two loses no entry.
+        Idempotent, so a replay after a crash finishes the job without doing it twice, and run
+        against whatever MEMORY.md holds at that moment: Claude Code's auto memory writes it
+        without our lock, so every attempt is a compare-and-swap, merged again on a change.
         """
-
-        def archive_then_check() -> bool:
-            if fsutil.read_bytes(self.path) != before:
-                return False
-            if pruned:
-                fsutil.append_file(
-                    self.archive_path, archive_section(pruned, day), root=self.folder
-                )
-            return True
-
-        return fsutil.atomic_write(
-            self.path, new, precondition=archive_then_check, root=self.folder
-        )
+        gone = set(prune)
+        for _ in range(_MERGE_ATTEMPTS):
+            before = fsutil.read_bytes(self.path)
+            doc = parse(decode(before or b""), self.path)
+            present = {key_of_line(line) for line in doc.lines}
+            fresh = [line for line in add if key_of_line(line) not in present]
+            lines = [line for line in fresh + doc.lines if line not in gone]
+            if lines == doc.lines:
+                return
+            new = encode(doc.render(lines))
+            if fsutil.compare_and_swap(self.path, new, before, root=self.folder):
+                return
+        raise HindsightError(f"{self.path} kept changing while hindsight wrote it; try again")
 
     def _plan(self, doc: Document, wanted: list[Entry], max_bytes: int) -> AddResult:
         result = AddResult()

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from hindsight import clock, detect, discover, fsutil, redact, report, state
+from hindsight import clock, detect, discover, fsutil, layout, redact, report, state, txn
 from hindsight.context import Context
 from hindsight.detect import Finding
 from hindsight.lessons import Judgement, Lesson
@@ -67,7 +67,7 @@ class Gathered(Record):
 
 
 def lock_path(ctx: Context) -> Any:
-    return ctx.memory_dir / "hindsight" / ".lock"
+    return layout.lock(ctx.memory_dir)
 
 
 def gather(
@@ -157,12 +157,17 @@ def apply(
     max_new: int = MAX_NEW_MEMORY,
     max_bytes: int = DEFAULT_MAX_BYTES,
     dry_run: bool = False,
+    commit: bool = False,
 ) -> Applied:
-    """Write what is new: memory first (the strongest), then the report, then the evidence keys."""
+    """Write what is new, as one transaction (txn.py): report, archive, evidence keys, memory;
+    with ``commit`` the watermark moves in the same transaction (``run``; the skill commits
+    on its own)."""
     store = MemoryStore(ctx.memory_dir)
     store.read()  # a malformed block stops everything before any file is touched
     tolerate = gathered is not None and gathered.explicit_since
     with fsutil.locked(lock_path(ctx)) if not dry_run else contextlib.nullcontext():
+        if not dry_run:
+            txn.recover(ctx.memory_dir)
         saved = state.load(ctx.memory_dir, tolerate_corrupt=tolerate)
         out = Applied()
         fresh = _fresh(judgement, saved.reported)
@@ -175,9 +180,7 @@ def apply(
         wanted = sorted((x for x in fresh.lessons if x.memory), key=lambda x: -x.strength)
         out.over_run_cap = max(0, len(wanted) - max_new)
         entries = [Entry.make(x.title, x.body, x.kind, today) for x in wanted[:max_new]]
-        out.memory = (
-            store.preview(entries, max_bytes) if dry_run else store.add(entries, max_bytes, today)
-        )
+        out.memory = store.plan(entries, max_bytes)
         added = {e.title for e in out.memory.added}
         out.section = report.render_section(
             fresh, gathered, findings or [], out.memory, added, clock.now(), out.quarantine, screen
@@ -185,12 +188,16 @@ def apply(
         if dry_run:
             return out
         has_content = _has_content(fresh) or bool(out.quarantine)
-        written = report.append(ctx.memory_dir, today, out.section) if has_content else None
-        out.report_path = str(written) if written else None
-        saved.reported |= fresh.keys() | {k for q in out.quarantine for k in q.evidence}
-        if gathered is not None:
-            saved.scan_started = gathered.scan_started
-        state.save(ctx.memory_dir, saved)
+        text = report.chunk(ctx.memory_dir, today, out.section) if has_content else ""
+        out.report_path = str(report.report_path(ctx.memory_dir, today)) if text else None
+        keys = fresh.keys() | {k for q in out.quarantine for k in q.evidence}
+        progress = {"scan_started": clock.iso(gathered.scan_started)} if gathered else {}
+        if commit and gathered:
+            progress["commit"] = clock.iso(gathered.scan_started)
+        intent = txn.Intent.for_memory(
+            out.memory, today, report=text, reported=sorted(keys), state=progress
+        )
+        txn.run(ctx.memory_dir, intent)
         return out
 
 
@@ -282,6 +289,7 @@ def _fresh(judgement: Judgement, reported: set[str]) -> Judgement:
 def commit(ctx: Context, scan_started: datetime | None = None) -> datetime | None:
     """Advance the watermark to the scan's start (never to now): what changed meanwhile is read again."""
     with fsutil.locked(lock_path(ctx)):
+        txn.recover(ctx.memory_dir)
         saved = state.load(ctx.memory_dir, tolerate_corrupt=scan_started is not None)
         start = scan_started or saved.scan_started
         if start is None:

@@ -6,7 +6,7 @@ from datetime import date, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from hindsight import fmt, fsutil
+from hindsight import fmt, fsutil, layout
 from hindsight.redact import fingerprint
 from hindsight.screen import Screen
 
@@ -18,11 +18,24 @@ if TYPE_CHECKING:
 
 
 def reports_dir(memory_dir: Path) -> Path:
-    return memory_dir / "hindsight" / "reports"
+    return layout.reports(memory_dir)
 
 
 def report_path(memory_dir: Path, day: date) -> Path:
-    return reports_dir(memory_dir) / f"{day.isoformat()}.md"
+    return layout.report(memory_dir, day)
+
+
+def chunk(memory_dir: Path, day: date, section: str) -> str:
+    """The bytes one run appends to the day's report: its section, redacted, after the day's
+    heading when the file is new; "" for an empty section (nothing is written at all)."""
+    if not section.strip():
+        return ""
+    from hindsight.redact import redact
+
+    text = redact(section if section.endswith("\n") else section + "\n")
+    existing = fsutil.read_bytes(report_path(memory_dir, day))
+    header = "" if existing else f"# hindsight report {day.isoformat()}\n"
+    return header + "\n" + text
 
 
 def append(memory_dir: Path, day: date, section: str) -> Path | None:
@@ -32,16 +45,12 @@ def append(memory_dir: Path, day: date, section: str) -> Path | None:
     """
     if not section.strip():
         return None
-    from hindsight.redact import redact
-
     path = report_path(memory_dir, day)
-    text = redact(section if section.endswith("\n") else section + "\n")
-
-    with fsutil.locked(memory_dir / "hindsight" / ".lock"):
-        existing = fsutil.read_bytes(path)
-        header = b"" if existing else f"# hindsight report {day.isoformat()}\n".encode()
-        fsutil.append_file(path, header + b"\n" + text.encode("utf-8"), root=memory_dir)
-
+    with fsutil.locked(layout.lock(memory_dir)):
+        text = chunk(memory_dir, day, section)
+        if not text:
+            return None
+        fsutil.append_once(path, text.encode("utf-8"), root=memory_dir)
     return path
 
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import orjson
 
-from hindsight import clock, fsutil
+from hindsight import clock, fsutil, layout
 from hindsight.clock import iso, parse_iso
 from hindsight.errors import HindsightError
 from hindsight.record import Record
@@ -58,7 +58,7 @@ class State(Record):
 
 
 def state_path(memory_dir: Path) -> Path:
-    return memory_dir / "hindsight" / "state.json"
+    return layout.state(memory_dir)
 
 
 def _corrupt(path: Path, why: str) -> HindsightError:
@@ -99,6 +99,19 @@ def load(memory_dir: Path, *, tolerate_corrupt: bool = False) -> State:
         if tolerate_corrupt:
             return State(recovered=True)
         raise _corrupt(path, str(exc).splitlines()[0] if str(exc) else type(exc).__name__) from exc
+
+
+def update(saved: State, fields: dict[str, Any]) -> None:
+    """Set the fields a transaction carries (ISO times as text, as in the journal)."""
+    if "scan_started" in fields:
+        saved.scan_started = _time(fields["scan_started"])
+    commit = _time(fields.get("commit"))
+    if commit is not None:
+        # The watermark only moves forward, to the scan's start (what changed meanwhile is read
+        # again next time), and no scan is left waiting.
+        if saved.last_scan is None or commit > saved.last_scan:
+            saved.last_scan = commit
+        saved.scan_started = None
 
 
 def _time(value: object) -> datetime | None:

@@ -13,11 +13,11 @@ from hindsight.memory import END, START
 
 EXPECTED_BLOCK = [
     "- **`tox` is not installed here** (2026-11-30) `tox -e py311` failed the same way 2 times in 2 sessions "
-    "(`tox: command not found`); install it first or use what is available. [trap]",
+    "(command not found); install it first or use what is available. [trap]",
     '- **User preference: "no, use the settings file in ../conf instead"** (2026-11-30) After `cat config.yaml` '
     '(error), the user said: "no, use the settings file in ../conf instead". [preference]',
     "- **`make test` has no target here; use `make check`** (2026-11-30) `make test` exited 2 "
-    "(`make: *** No rule to make target 'test'. Stop.`); `make check` worked right after. [fix]",
+    "(no such make target); `make check` worked right after. [fix]",
 ]
 NOW = {"HINDSIGHT_NOW": "2026-11-30T15:00:00Z"}
 

@@ -68,17 +68,18 @@ def test_no_injection_reaches_memory_and_benign_lessons_do(tmp_path: Path) -> No
     assert reached == []
     in_report = [marker for _, _, marker in INJECTIONS if marker.casefold() in report.casefold()]
     assert in_report == []
-    assert summary["quarantined"] >= len(INJECTIONS)
     assert "### Quarantined" in report
-    # Each session's lesson that quoted the planted text is in the quarantine list: reason, source, hash.
-    for i in range(len(INJECTIONS)):
+    # Lessons no longer quote tool output; where the agent repeated the planted text (its decision,
+    # its todo), the lesson is in the quarantine list: reason, source, hash.
+    repeated = [
+        i for i, (pos, _, _) in enumerate(INJECTIONS) if pos in ("README read", "web fetch")
+    ]
+    assert summary["quarantined"] >= len(repeated)
+    for i in repeated:
         assert re.search(
             rf"- [^\n]+: from `[^`]*s{i:03d}\.jsonl:\d+` \(sha256 [0-9a-f]{{16}}\)", report
         ), i
 
-    benign = [
-        i for i in range(len(INJECTIONS)) if f"`make target-{i}` has no target here" in memory
-    ]
     # Every benign lesson of the same sessions is kept; memory's 6 KB cap moves the oldest to the archive.
     archive = folder / "memory" / "MEMORY.archive.md"
     archived = archive.read_text() if archive.exists() else ""
@@ -87,7 +88,7 @@ def test_no_injection_reaches_memory_and_benign_lessons_do(tmp_path: Path) -> No
         for i in range(len(INJECTIONS))
         if f"`make target-{i}` has no target here" in memory + archived
     ]
-    assert len(kept) == len(INJECTIONS) and benign
+    assert len(kept) == len(INJECTIONS)
     check = run_cli("memory", "check", "--claude-home", str(home), cwd=root)
     assert check.returncode == 0, check.stdout
 

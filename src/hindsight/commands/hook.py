@@ -15,13 +15,13 @@ from pathlib import Path
 
 import orjson
 
-from hindsight import clock, fsutil
+from hindsight import clock, fsutil, layout
 from hindsight.context import Context
 from hindsight.redact import redact
 
 
 def log(memory_dir: Path, line: str) -> None:
-    path = memory_dir / "hindsight" / "hook.log"
+    path = layout.hook_log(memory_dir)
     with contextlib.suppress(Exception):
         fsutil.confine(memory_dir, path)
         fsutil.ensure_dir(path.parent)

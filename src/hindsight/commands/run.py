@@ -90,9 +90,9 @@ def _run(ctx: Context, args: argparse.Namespace, judge: judges.Judge) -> dict[st
             findings=findings,
             dry_run=args.dry_run,
             max_new=args.max_new,
+            commit=True,
         )
-
-        watermark = None if args.dry_run else pipeline.commit(ctx, gathered.scan_started)
+        watermark = None if args.dry_run else gathered.scan_started
     summary: dict[str, Any] = {
         "sessions_read": len(gathered.sessions),
         "transcripts": gathered.transcripts,

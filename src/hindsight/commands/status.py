@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from hindsight import clock, discover, state
+from hindsight import clock, discover, layout, state
 from hindsight.context import Context
 from hindsight.errors import HindsightError
 from hindsight.memory import MemoryStore
@@ -51,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
         info["pending_sessions"] = len(discover.find(ctx, since))
     except HindsightError as exc:
         problems.append(str(exc))
-    info["hook_log"] = _tail(ctx.memory_dir / "hindsight" / "hook.log")
+    info["hook_log"] = _tail(layout.hook_log(ctx.memory_dir))
     info["problems"] = problems
     if args.json:
         print_json(info)

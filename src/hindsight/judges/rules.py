@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 from hindsight import fmt
 from hindsight.detect import Finding, shell
+from hindsight.judges.classify import failure
 from hindsight.lessons import Judgement, Lesson, Recommendation, Unfinished
 
 NAME = "rules"
@@ -27,6 +28,16 @@ def _code(text: str, limit: int = 70) -> str:
 
 def _job(command: str, cwd: str | None = None) -> str:
     return shell.short(command, cwd=cwd)
+
+
+def _said(d: dict[str, object]) -> str:
+    """The failure in hindsight's words: error text is tool output and never quoted here."""
+    return failure(str(d.get("error") or ""), d.get("exit_code"))
+
+
+def _named(name: str | None, command: str) -> str | None:
+    """A name taken from an error line, kept only where the agent's own command holds it too."""
+    return name if name and name in command else None
 
 
 def _where(f: Finding) -> list[str]:
@@ -60,10 +71,10 @@ def _fixed(f: Finding) -> Lesson | None:
     if shell.normalize(command) == shell.normalize(fix):
         changed = d.get("changed") or []
         if not changed:
-            body = f"{_code(command)} failed (exit {d['exit_code']}: {_code(error, 100)}) and later passed as is; the cause is unclear."
+            body = f"{_code(command)} failed (exit {d['exit_code']}: {_said(d)}) and later passed as is; the cause is unclear."
             return _lesson(f, f"{_code(_job(command))} fails intermittently", body, "trap", False)
         body = (
-            f"{_code(command)} exited {d['exit_code']} ({_code(error, 100)}){tries}; it passed after "
+            f"{_code(command)} exited {d['exit_code']} ({_said(d)}){tries}; it passed after "
             f"{'; '.join(changed[:3])}."
         )
         setup = [c for c in changed if not c.startswith("edited ")]
@@ -89,7 +100,9 @@ def _fixed(f: Finding) -> Lesson | None:
         title = f"{_code(_job(command))} needs credentials; {_code(_job(fix), 60)} worked"
     else:
         title = f"{_code(_job(command))} fails here; {_code(_job(fix), 60)} works"
-    body = f"{_code(command)} exited {d['exit_code']} ({_code(error, 100)}); {_code(fix)} worked{lost}{tries}."
+    body = (
+        f"{_code(command)} exited {d['exit_code']} ({_said(d)}); {_code(fix)} worked{lost}{tries}."
+    )
     return _lesson(f, title, body, "fix", f.strength >= 3)
 
 
@@ -106,16 +119,17 @@ def _unresolved(f: Finding) -> Lesson:
     command, error, category = str(d["command"]), str(d["error"]), str(d["category"])
     module = _MISSING_MODULE.search(error)
     missing = shell.missing_program(error) if category == shell.MISSING_DEPENDENCY else None
-    if missing:
+    path = _MISSING_PATH.search(error) if category == shell.WRONG_PATH else None
+    if missing := _named(missing, command):
         title = f"{_code(missing, 40)} is not installed here"
-    elif module:
-        title = f"Python module {_code(module.group(1), 40)} is not installed here"
-    elif category == shell.WRONG_PATH and (path := _MISSING_PATH.search(error)):
-        title = f"{_code(next(g for g in path.groups() if g), 60)} does not exist here"
+    elif module and (name := _named(module.group(1), command)):
+        title = f"Python module {_code(name, 40)} is not installed here"
+    elif path and (name := _named(next(g for g in path.groups() if g), command)):
+        title = f"{_code(name, 60)} does not exist here"
     else:
         title = f"{_code(_job(command))} fails here ({category})"
     advice = _ADVICE.get(category, "no later command fixed it")
-    body = f"{_code(command)} exited {d['exit_code']} ({_code(error, 100)}) and nothing fixed it; {advice}."
+    body = f"{_code(command)} exited {d['exit_code']} ({_said(d)}) and nothing fixed it; {advice}."
     memory = category in (shell.MISSING_DEPENDENCY, shell.AUTH) and f.strength >= 3
     return _lesson(f, title, body, "trap", memory)
 
@@ -127,13 +141,13 @@ def _repeated(f: Finding) -> Lesson:
         if d["category"] == shell.MISSING_DEPENDENCY
         else None
     )
-    if missing:
+    if missing := _named(missing, str(d["command"])):
         title = f"{_code(missing, 40)} is not installed here"
     else:
-        title = f"{_code(_job(str(d['command'])))} keeps failing: {_code(str(d['error']), 60)}"
+        title = f"{_code(_job(str(d['command'])))} keeps failing: {_said(d)}"
     body = (
         f"{_code(str(d['command']))} failed the same way {d['times']} times in {d['sessions']} sessions "
-        f"({_code(str(d['error']), 100)}); {_ADVICE.get(str(d['category']), 'fix the cause before retrying')}."
+        f"({_said(d)}); {_ADVICE.get(str(d['category']), 'fix the cause before retrying')}."
     )
     return _lesson(f, title, body, "trap", True)
 
@@ -145,7 +159,7 @@ def _tool_error(f: Finding) -> Lesson | None:
         return _lesson(
             f,
             f"The {tool} tool is not available in these sessions",
-            f"Calls to {tool} failed ({_code(str(d['error']), 100)}); use the tools that are offered, "
+            f"Calls to {tool} failed ({_said(d)}); use the tools that are offered, "
             "e.g. find and grep through Bash.",
             "trap",
             True,
@@ -154,7 +168,7 @@ def _tool_error(f: Finding) -> Lesson | None:
         return _lesson(
             f,
             f"{_code(target or tool, 60)} is blocked by the harness",
-            f"The call was refused ({_code(str(d['error']), 100)}); do not retry it as is.",
+            f"The call was refused ({_said(d)}); do not retry it as is.",
             "trap",
             True,
         )
@@ -170,7 +184,7 @@ def _tool_error(f: Finding) -> Lesson | None:
         return _lesson(
             f,
             f"{_code(target, 70)} does not exist",
-            f"{tool} failed {d['count']} time(s): {_code(str(d['error']), 100)}.",
+            f"{tool} failed {d['count']} time(s): {_said(d)}.",
             "trap",
             d["count"] >= 2,
         )
@@ -391,7 +405,7 @@ class RulesJudge:
                 out.unfinished.append(
                     Unfinished(
                         f"Session ended on a failed {_code(_job(str(d['command'])))}",
-                        f"{_code(str(d['command']))} exited {d['exit_code']} ({_code(str(d['error']), 100)}) as the last "
+                        f"{_code(str(d['command']))} exited {d['exit_code']} ({_said(d)}) as the last "
                         "command of the session.",
                         [f.key],
                     )

@@ -15,7 +15,7 @@ import pytest
 
 from conftest import ROOT, git, real_client
 from hindsight.locate import claude_folder_name
-from integration.live import claude, claude_session
+from integration.live import claude, claude_session, shop
 
 # What a clone of the repository brings that the plugin uses (the rest is not the plugin's).
 PLUGIN_FILES = (
@@ -76,13 +76,7 @@ def test_the_manifests_agree_with_the_package() -> None:
 def test_install_from_a_local_path_and_the_hook_runs_from_the_data_folder(
     tmp_path: Path, marketplace: Path
 ) -> None:
-    repo, home = tmp_path / "shop.web_app", tmp_path / "home"
-    repo.mkdir()
-    home.mkdir()
-    (repo / "Makefile").write_text("check:\n\t@echo ok\n")
-    git("init", "-q", "-b", "main", ".", cwd=repo)
-    git("add", "-A", cwd=repo)
-    git("commit", "-qm", "init", cwd=repo)
+    repo, home = shop(tmp_path)
 
     added = claude("plugin", "marketplace", "add", str(marketplace), home=home, cwd=repo)
     assert added.returncode == 0, added.stderr
@@ -158,3 +152,24 @@ def git_output(*args: str, cwd: Path) -> str:
     return subprocess.run(
         ["git", *args], cwd=cwd, capture_output=True, text=True, check=True
     ).stdout
+
+
+def test_uninstall_removes_the_plugin_through_claude(tmp_path: Path, marketplace: Path) -> None:
+    from conftest import run_cli
+
+    repo, home = tmp_path / "repo", tmp_path / "home"
+    repo.mkdir()
+    home.mkdir()
+    git("init", "-q", "-b", "main", ".", cwd=repo)
+    assert claude("plugin", "marketplace", "add", str(marketplace), home=home).returncode == 0
+    assert claude("plugin", "install", "hindsight@hindsight", home=home).returncode == 0
+    done = run_cli(
+        "uninstall",
+        "--claude-home",
+        str(home),
+        cwd=repo,
+        env={"HINDSIGHT_CLAUDE_BIN": real_client("claude"), "HOME": str(home)},
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout == "plugin removed: hindsight@hindsight (user scope)\n"
+    assert json.loads(claude("plugin", "list", "--json", home=home).stdout) == []

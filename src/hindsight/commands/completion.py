@@ -79,7 +79,8 @@ complete -o default -F _hindsight {" ".join(NAMES)}
 
 def zsh(commands: dict[str, tuple[str, list[str], list[str]]]) -> str:
     described = "\n".join(
-        f"    {_quote(name + ':' + text.replace(':', ' '))}" for name, (text, _, _) in commands.items()
+        f"    {_quote(name + ':' + text.replace(':', ' '))}"
+        for name, (text, _, _) in commands.items()
     )
     cases = "".join(
         f"    {name}) choices=({' '.join(words + options)}) ;;\n"
@@ -115,7 +116,9 @@ def fish(commands: dict[str, tuple[str, list[str], list[str]]]) -> str:
         "hindsight completion fish > ~/.config/fish/completions/hindsight.fish"
     ]
     for prog in NAMES:
-        lines.append(f"complete -c {prog} -n __fish_use_subcommand -l version -d 'print the version'")
+        lines.append(
+            f"complete -c {prog} -n __fish_use_subcommand -l version -d 'print the version'"
+        )
         for name, (text, options, words) in commands.items():
             lines.append(
                 f"complete -c {prog} -f -n __fish_use_subcommand -a {name} -d {_quote(text)}"

@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _run_logged(args: argparse.Namespace) -> int:
     """The detached run: the real `run`, its outcome as one line in hook.log."""
-    from hindsight import judges
+    from hindsight import config, judges
     from hindsight.cli import build_parser
     from hindsight.commands import run as run_command
     from hindsight.errors import HindsightError
@@ -81,7 +81,12 @@ def _run_logged(args: argparse.Namespace) -> int:
     ctx = Context.from_args(args)
     run_args = build_parser("run").parse_args(["run", "--repo", args.repo, "--quiet"])
     try:
-        summary = run_command.execute(ctx, run_args, judges.get("rules"))
+        settings = config.load(args.repo)  # judge, max-new and the opt-out, as for `run`
+        if not settings.enabled:
+            log(ctx.memory_dir, f"run skipped: {settings.off_line()}")
+            return 0
+        config.apply(run_args, settings, set())
+        summary = run_command.execute(ctx, run_args, judges.get(run_args.judge))
     except HindsightError as exc:
         log(ctx.memory_dir, f"run FAILED: {exc}")
         return 1

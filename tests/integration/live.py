@@ -12,9 +12,21 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from conftest import ROOT
+from conftest import ROOT, git
 
 SERVER = ROOT / "tests" / "fixtures" / "record" / "scripted_api.py"
+PINS = ROOT / ".ci" / "clients.txt"
+
+
+def pins() -> list[tuple[str, str, str]]:
+    """(npm package, version, command) for each line of .ci/clients.txt, as CI installs them."""
+    out = []
+    for line in PINS.read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            spec, command = line.split()
+            package, version = spec.rsplit("@", 1)
+            out.append((package, version, command))
+    return out
 
 
 def free_port() -> int:
@@ -41,6 +53,19 @@ def scripted_api(steps: list[dict], folder: Path, **env: str) -> Iterator[int]:
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+def shop(base: Path) -> tuple[Path, Path]:
+    """A committed repo whose Makefile has `check` and no `test` (a folder name with a dot and an
+    underscore), and an empty Claude home beside it: (repo, home)."""
+    repo, home = base / "shop.web_app", base / "home"
+    repo.mkdir(parents=True)
+    home.mkdir()
+    (repo / "Makefile").write_text("check:\n\t@echo ok\n")
+    git("init", "-q", "-b", "main", ".", cwd=repo)
+    git("add", "-A", cwd=repo)
+    git("commit", "-qm", "init", cwd=repo)
+    return repo, home
 
 
 def cli_env(home: Path, port: int) -> dict[str, str]:

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import git, real_client, run_cli
+from conftest import real_client, run_cli
 from hindsight.locate import claude_folder_name
-from integration.live import claude_session, cli_env, scripted_api
+from integration.live import claude_session, cli_env, scripted_api, shop
 
 
 @pytest.fixture
@@ -22,13 +22,7 @@ def claude() -> str:
 
 
 def test_hook_writes_memory_that_the_next_session_loads(tmp_path: Path, claude: str) -> None:
-    repo, home = tmp_path / "shop.web_app", tmp_path / "home"
-    repo.mkdir()
-    home.mkdir()
-    (repo / "Makefile").write_text("check:\n\t@echo ok\n")
-    git("init", "-q", "-b", "main", ".", cwd=repo)
-    git("add", "-A", cwd=repo)
-    git("commit", "-qm", "init", cwd=repo)
+    repo, home = shop(tmp_path)
     assert run_cli("install", "--hook", "--claude-home", str(home), cwd=repo).returncode == 0
     claude_session(
         claude,
@@ -97,13 +91,7 @@ def test_the_claude_judge_with_the_real_cli(tmp_path: Path, claude: str) -> None
 
 def test_planted_traps_in_a_live_session_become_lessons(tmp_path: Path, claude: str) -> None:
     """A session recorded now by the pinned CLI, read back: the format is what the reader knows."""
-    repo, home = tmp_path / "shop.web_app", tmp_path / "home"
-    repo.mkdir()
-    home.mkdir()
-    (repo / "Makefile").write_text("check:\n\t@echo ok\n")
-    git("init", "-q", "-b", "main", ".", cwd=repo)
-    git("add", "-A", cwd=repo)
-    git("commit", "-qm", "init", cwd=repo)
+    repo, home = shop(tmp_path)
     steps = [
         {"tool": "Bash", "input": {"command": "make test", "description": "tests"}},
         {"tool": "Bash", "input": {"command": "make check", "description": "checks"}},

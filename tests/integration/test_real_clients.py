@@ -7,18 +7,8 @@ import subprocess
 
 import pytest
 
-from conftest import REQUIRE_CLIENTS, ROOT, real_client
-
-
-def pins() -> list[tuple[str, str, str]]:
-    """(npm package, version, command) for each line of .ci/clients.txt."""
-    out = []
-    for line in (ROOT / ".ci" / "clients.txt").read_text().splitlines():
-        if line.strip() and not line.startswith("#"):
-            spec, command = line.split()
-            package, version = spec.rsplit("@", 1)
-            out.append((package, version, command))
-    return out
+from conftest import REQUIRE_CLIENTS, real_client
+from integration.live import pins
 
 
 def test_the_pins_name_each_client_once() -> None:

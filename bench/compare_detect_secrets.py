@@ -18,7 +18,8 @@ from detect_secrets import SecretsCollection  # noqa: E402
 from detect_secrets.settings import default_settings  # noqa: E402
 
 t1 = time.perf_counter()
-from guard.corpus import LOOKALIKES, SECRETS  # noqa: E402
+from guard.placement import leaks  # noqa: E402
+from guard.test_secret_corpus import ALL, ALL_LOOKS  # noqa: E402
 
 
 def scan(text: str) -> list[str]:
@@ -32,11 +33,15 @@ def scan(text: str) -> list[str]:
     return [s.secret_value or "" for secrets in found.data.values() for s in secrets]
 
 
-hit = sum(
-    1 for _, line, secret in SECRETS if any(v and (secret in v or v in secret) for v in scan(line))
-)
-fp = sum(1 for line in LOOKALIKES if scan(line))
+def found(secret: str, line: str) -> bool:
+    """A hit when detect-secrets reports a value holding the secret's random part (or a part
+    of the secret), as hindsight is scored (guard/placement.leaks)."""
+    return any(v and (leaks(secret, v) or v in secret) for v in scan(line))
+
+
+hit = sum(1 for _, _, line, secret in ALL if found(secret, line))
+fp = sum(1 for _, line in ALL_LOOKS if scan(line))
 print(
-    f"detect-secrets: import {1000 * (t1 - t0):.0f} ms; recall {hit}/{len(SECRETS)}; "
-    f"false positives {fp}/{len(LOOKALIKES)}"
+    f"detect-secrets: import {1000 * (t1 - t0):.0f} ms; recall {hit}/{len(ALL)}; "
+    f"false positives {fp}/{len(ALL_LOOKS)}"
 )

@@ -203,6 +203,9 @@ def _big_tool_pair(rng: random.Random, cwd: str, sid: str, when: str, size: int)
     return [_dumps(use), _dumps(result)]
 
 
+_UUID_FIELD = re.compile(r'"(uuid|parentUuid|leafUuid|logicalParentUuid)":"([0-9a-f-]{36})"')
+
+
 def session_lines(rng: random.Random, template: Path, cwd: str, sid: str) -> tuple[list[str], str]:
     text = template.read_text(encoding="utf-8")
     old_cwds = set(re.findall(r'"cwd":"((?:[^"\\]|\\.)*)"', text))
@@ -211,6 +214,12 @@ def session_lines(rng: random.Random, template: Path, cwd: str, sid: str) -> tup
         text = text.replace(f'"cwd":"{old}"', f'"cwd":"{cwd}"')
     for old in old_sids:
         text = text.replace(old, sid)
+    # Fresh record uuids per copy, chains kept: the same uuid in two sessions is a resume's copy,
+    # which the reader counts once (discover.read), and a user's history has no such twins.
+    fresh: dict[str, str] = {}
+    text = _UUID_FIELD.sub(
+        lambda m: f'"{m.group(1)}":"{fresh.setdefault(m.group(2), str(uuid.uuid4()))}"', text
+    )
     lines = text.splitlines()
     when = next(
         (m.group(1) for m in re.finditer(r'"timestamp":"([^"]+)"', text)),

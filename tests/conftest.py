@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import shutil
@@ -139,6 +140,9 @@ def session_from_records(tmp_path: Path, records: list[dict], name: str = "synth
     return ClaudeCodeSource().read(Transcript(path, "claude-code", name, 0, 0), [])
 
 
+_SCRIPTS = itertools.count(1)
+
+
 class Script:
     """Builds Claude Code records (the 2.1.x shapes seen in the fixtures) for synthetic cases."""
 
@@ -146,13 +150,16 @@ class Script:
         self.records: list[dict] = []
         self.cwd = cwd
         self.n = 0
+        # Record uuids are random in real transcripts: one session's never repeat in another's
+        # (a repeat means a copy made by a resume, and counts once).
+        self.tag = next(_SCRIPTS)
 
     def _base(self, kind: str, second: float) -> dict:
         self.n += 1
         minute, sec = divmod(second, 60)
         return {
             "type": kind,
-            "uuid": f"u{self.n}",
+            "uuid": f"s{self.tag}-u{self.n}",
             "cwd": self.cwd,
             "sessionId": "synthetic",
             "timestamp": f"2026-11-30T10:{int(minute):02d}:{sec:06.3f}Z",

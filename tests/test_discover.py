@@ -94,16 +94,20 @@ def test_watermark_window_by_mtime(tmp_path: Path) -> None:
     doc = scan(root, home)
     assert [t["cwd"] for t in doc["transcripts"]] == [str(wt)]
     assert len(scan(root, home, "--since", "2025-12-01")["transcripts"]) == 6
-    # A saved watermark after everything: nothing pending; --since still widens.
+    # A watermark saved by an older hindsight, after everything: nothing pending (an upgrade
+    # reads no history); --since still widens.
     memory = tmp_path / "mem"
     (memory / "hindsight").mkdir(parents=True)
-    (memory / "hindsight" / "state.json").write_text(
-        json.dumps({"last_scan": "2099-01-01T00:00:00Z"})
-    )
+    state = memory / "hindsight" / "state.json"
+    state.write_text(json.dumps({"last_scan": datetime.now(timezone.utc).isoformat()}))
     assert scan(root, home, "--memory-dir", str(memory))["transcripts"] == []
     assert (
         len(scan(root, home, "--memory-dir", str(memory), "--since", "3650d")["transcripts"]) == 6
     )
+    # A watermark in the future (the clock moved back): the last 3 days, never nothing.
+    state.write_text(json.dumps({"last_scan": "2099-01-01T00:00:00Z"}))
+    doc = scan(root, home, "--memory-dir", str(memory))
+    assert [t["cwd"] for t in doc["transcripts"]] == [str(wt)]
 
 
 def test_corrupt_state_is_an_error_unless_since(tmp_path: Path) -> None:
@@ -214,6 +218,7 @@ def test_unchanged_folders_are_never_opened(
     """A run lists every project of the user: where nothing changed, no file is opened."""
     from hindsight.locate import find_repo
     from hindsight.sources import claude_files
+    from hindsight.sources.base import Window
 
     root, _wt, home = install_recording(tmp_path, misplace_worktree=True)
     # Old-layout subagent files of another project: their session id is only inside them.
@@ -229,7 +234,8 @@ def test_unchanged_folders_are_never_opened(
         claude_files, "peek", lambda path, pattern: opened.append(path) or real_peek(path, pattern)
     )
     repo = find_repo(root)
-    assert claude_files.find(repo, home, datetime(2026, 6, 1, tzinfo=timezone.utc)) == []
+    since = datetime(2026, 6, 1, tzinfo=timezone.utc).timestamp()
+    assert claude_files.find(repo, home, Window(since=since)) == []
     assert opened == []
     # Widen the window: the same call finds all six, the renamed folder by its records' cwd.
-    assert len(claude_files.find(repo, home, None)) == 6 and opened
+    assert len(claude_files.find(repo, home, Window())) == 6 and opened

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import json
+import os
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from hindsight.memory import ARCHIVE_FILE, MemoryStore
+
+BENCH = Path(__file__).resolve().parent.parent / "bench"
 
 WORKER = """
 import sys
@@ -36,3 +42,52 @@ def test_two_processes_adding_at_once(tmp_path: Path) -> None:
     expected = sorted(f"{name} lesson {n}" for name in ("alpha", "beta") for n in range(count))
     assert titles == expected
     assert (tmp_path / "MEMORY.md").read_text().endswith("\n# curated\n")
+
+
+def test_a_write_that_lands_at_the_swap_is_swapped_back_and_merged(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Claude Code writes MEMORY.md (no lock) in the instant before our exchange: the exchange
+    pulls its file out, sees it is not what was read, puts it straight back, merges again."""
+    from datetime import date
+
+    from hindsight import fsutil
+    from hindsight.memory import Entry
+
+    memory = tmp_path / "MEMORY.md"
+    memory.write_text("# curated\n")
+    real_fault = fsutil.fault
+    writes = {"n": 0}
+
+    def interfere(point: str) -> None:
+        real_fault(point)
+        if point == "exchange" and writes["n"] < 2:
+            writes["n"] += 1
+            fresh = tmp_path / "claude.tmp"
+            fresh.write_bytes(memory.read_bytes() + f"- note {writes['n']}\n".encode())
+            os.replace(fresh, memory)
+
+    monkeypatch.setattr(fsutil, "fault", interfere)
+    entry = Entry.make("Ours", "a body", "trap", date(2026, 11, 30))
+    assert MemoryStore(tmp_path).add([entry]).added
+    text = memory.read_text()
+    assert writes["n"] == 2
+    assert text.endswith("# curated\n- note 1\n- note 2\n")
+    assert MemoryStore(tmp_path).read().lines == [entry.line()]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["MEMORY.md", "hindsight"]
+
+
+def test_an_unlocked_writer_loses_no_edit(tmp_path: Path) -> None:
+    """The short form of bench/race.py: a writer editing MEMORY.md as Claude Code does (read,
+    write back in place or by rename) while hindsight adds entries, every swap delayed."""
+    done = subprocess.run(
+        [sys.executable, str(BENCH / "race.py"), "--seconds", "3", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    result = json.loads(done.stdout)
+    assert result["runs"] >= 5 and result["writer_edits"] >= 50
+    assert result["lost_edits"] == 0 and result["duplicated_lines"] == 0

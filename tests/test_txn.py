@@ -3,30 +3,36 @@ uninterrupted run ends, every line written exactly once; an error exit leaves ME
 
 from __future__ import annotations
 
-import json
+import importlib.util
 import shutil
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
 from conftest import AS_NOBODY, GIT_ANY_OWNER, install_recording, open_up, run_cli
 from hindsight import txn
-from hindsight.memory import END, START
 
 NOW = {"HINDSIGHT_NOW": "2026-11-30T15:00:00Z"}
-CURATED = "# My notes\n\nKeep the staging DB read-only.\n"
 
 
-def hand_block() -> str:
-    # Near the 6 KB cap, so the run's new entries push old ones to the archive.
-    lines = [
-        f"- **Old lesson {n}** (2026-10-{n % 28 + 1:02d}) {'an older body ' * 6}[trap]"
-        for n in range(50)
-    ]
-    return f"{START}\n" + "\n".join(lines) + f"\n{END}\n\n{CURATED}"
+def _bench_kills() -> ModuleType:
+    # The seed and the comparison are the benchmark's (bench/kills.py, the long form of this).
+    path = Path(__file__).resolve().parent.parent / "bench" / "kills.py"
+    spec = importlib.util.spec_from_file_location("bench_kills", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
-def trial(root: Path, home: Path, memory: Path, **env: str) -> tuple[int, str]:
+KILLS = _bench_kills()
+CURATED, hand_block, outcome = KILLS.CURATED, KILLS.hand_block, KILLS.outcome
+
+
+def trial(
+    root: Path, home: Path, memory: Path, wrap: list[str] | None = None, **env: str
+) -> tuple[int, str]:
     done = run_cli(
         "run",
         "--quiet",
@@ -36,22 +42,9 @@ def trial(root: Path, home: Path, memory: Path, **env: str) -> tuple[int, str]:
         str(memory),
         cwd=root,
         env={**NOW, **env},
+        wrap=wrap,
     )
     return done.returncode, done.stderr
-
-
-def outcome(memory: Path) -> dict[str, object]:
-    out: dict[str, object] = {}
-    for path in sorted(memory.rglob("*")):
-        if not path.is_file() or path.name in (".lock", "hook.log"):
-            continue
-        if path.name == "state.json":
-            doc = json.loads(path.read_text())
-            doc.pop("last_run")  # how the last run went differs by design (a rerun adds nothing)
-            out["state"] = doc
-        else:
-            out[str(path.relative_to(memory))] = path.read_bytes()
-    return out
 
 
 @pytest.fixture(scope="module")
@@ -138,20 +131,10 @@ def test_a_read_only_report_folder_stops_the_run_before_any_change(open_tmp: Pat
     (memory / "hindsight" / "reports").mkdir(parents=True)
     open_up(open_tmp)
     (memory / "hindsight" / "reports").chmod(0o555)
-    done = run_cli(
-        "run",
-        "--quiet",
-        "--claude-home",
-        str(home),
-        "--memory-dir",
-        str(memory),
-        cwd=root,
-        env={**NOW, **GIT_ANY_OWNER},
-        wrap=AS_NOBODY,
-    )
-    assert done.returncode == 1, done.stderr
-    assert done.stderr == (
-        f"hindsight: error: cannot write in {memory}/hindsight/reports: Permission denied\n"
+    code, err = trial(root, home, memory, wrap=AS_NOBODY, **GIT_ANY_OWNER)
+    assert code == 1, err
+    assert (
+        err == f"hindsight: error: cannot write in {memory}/hindsight/reports: Permission denied\n"
     )
     assert (memory / "MEMORY.md").read_text() == hand_block()
     assert not (memory / "MEMORY.archive.md").exists()

@@ -27,6 +27,7 @@ examples:
   hindsight scan --since 7d          list the transcripts a run would read (writes nothing)
   hindsight memory show              print the hindsight block of MEMORY.md
   hindsight status                   where the files live, the watermark, the last run
+  hindsight scrub --dry-run          secrets older versions wrote, redacted in place
   hindsight <command> --help         options and examples of one command
 
 Every command takes --repo DIR, --claude-home DIR and --memory-dir DIR after its name.
@@ -67,23 +68,58 @@ def _columns() -> int:
     return columns if columns > 0 else 80
 
 
-def _common() -> argparse.ArgumentParser:
+def _common(inner: bool = False) -> argparse.ArgumentParser:
+    """The where-options. ``inner``: for an action under a command (``memory --repo X add``),
+    where an option not given must not reset the value given before the action: argparse
+    lets a subparser's defaults overwrite its parent's values, so there are none."""
     common = argparse.ArgumentParser(add_help=False)
     group = common.add_argument_group("where")
+
+    def default(value: str | None) -> str | None:
+        return argparse.SUPPRESS if inner else value
+
     group.add_argument(
-        "--repo", metavar="DIR", default=".", help="repository or any folder in it (default: .)"
+        "--repo",
+        metavar="DIR",
+        default=default("."),
+        help="repository or any folder in it (default: .)",
     )
     group.add_argument(
         "--claude-home",
         metavar="DIR",
+        default=default(None),
         help="Claude Code home (default: $CLAUDE_CONFIG_DIR, else ~/.claude)",
     )
     group.add_argument(
         "--memory-dir",
         metavar="DIR",
+        default=default(None),
         help="folder of MEMORY.md (default: Claude Code's auto-memory folder of the main repo root)",
     )
     return common
+
+
+def _since(text: str) -> str:
+    """--since checked when parsed, so a bad value is a usage error (exit 2)."""
+    from hindsight import clock, discover
+    from hindsight.errors import HindsightError
+
+    try:
+        discover.parse_since(text, clock.now())
+    except HindsightError as exc:
+        raise argparse.ArgumentTypeError(str(exc).removeprefix(f"--since {text!r}: ")) from None
+    return text
+
+
+def _judge(name: str) -> str:
+    from hindsight import judges
+
+    if name not in judges.JUDGES:
+        raise argparse.ArgumentTypeError(
+            f"unknown judge {name!r}; built in: {', '.join(judges.JUDGES)} (any other model "
+            "judges through the skill: 'hindsight digest' -> lessons JSON -> 'hindsight apply')"
+        )
+    return name
 
 
 def _positive_bytes(text: str) -> int:
@@ -131,6 +167,7 @@ def _window(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--since",
         metavar="WHEN",
+        type=_since,
         help="read sessions changed since 3d, 12h, 90m or an ISO date, instead of the watermark",
     )
 
@@ -148,6 +185,7 @@ def _cmd_run(sub: _Subparsers, common: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--judge",
         default="rules",
+        type=_judge,
         help="who judges the evidence: rules (default, built in, offline) or claude (headless "
         "Claude Code, `claude -p`; uses your Claude account)",
     )
@@ -215,6 +253,13 @@ def _cmd_apply(sub: _Subparsers, common: argparse.ArgumentParser) -> None:
         help="the judge's JSON (per 'hindsight schema'), or - for stdin",
     )
     p.add_argument("--json", action="store_true", help="print the summary as one JSON document")
+    p.add_argument(
+        "--max-new",
+        type=_positive_bytes,
+        default=5,
+        metavar="N",
+        help="new memory entries at most (default: 5), counting only lessons that pass the guard",
+    )
 
 
 def _cmd_commit(sub: _Subparsers, common: argparse.ArgumentParser) -> None:
@@ -239,12 +284,13 @@ def _cmd_memory(sub: _Subparsers, common: argparse.ArgumentParser) -> None:
         common,
     )
     msub = p.add_subparsers(dest="action", metavar="<action>", required=True)
+    inner = _common(inner=True)
     m = _add(
         msub,
         "show",
         "print the entries of the block, newest first",
         "  hindsight memory show --json\n",
-        common,
+        inner,
         module="memory",
     )
     m.add_argument("--json", action="store_true", help="print one JSON document")
@@ -253,7 +299,7 @@ def _cmd_memory(sub: _Subparsers, common: argparse.ArgumentParser) -> None:
         "add",
         "add one entry on top; refuses a duplicate title, prunes to the cap",
         "  hindsight memory add --title 'Tests need PGHOST=/tmp' --body 'Set it before pytest.' --kind fix\n",
-        common,
+        inner,
         module="memory",
     )
     m.add_argument("--title", required=True, help="short and specific: it is the dedup key")
@@ -279,7 +325,7 @@ def _cmd_memory(sub: _Subparsers, common: argparse.ArgumentParser) -> None:
         "prune",
         "move the oldest entries to MEMORY.archive.md until the block fits the cap",
         "  hindsight memory prune --max-bytes 4096\n",
-        common,
+        inner,
         module="memory",
     )
     _cap(m)
@@ -288,7 +334,7 @@ def _cmd_memory(sub: _Subparsers, common: argparse.ArgumentParser) -> None:
         "check",
         "validate the block; exit 1 listing what is wrong",
         "  hindsight memory check\n",
-        common,
+        inner,
         module="memory",
     )
     _cap(m)
@@ -340,6 +386,18 @@ def _cmd_status(sub: _Subparsers, common: argparse.ArgumentParser) -> None:
         "  hindsight status\n  hindsight status --json\n",
         common,
     )
+    p.add_argument("--json", action="store_true", help="print one JSON document")
+
+
+def _cmd_scrub(sub: _Subparsers, common: argparse.ArgumentParser) -> None:
+    p = _add(
+        sub,
+        "scrub",
+        "redact secrets that earlier versions wrote (memory block, archive, reports, state, hook log)",
+        "  hindsight scrub --dry-run\n  hindsight scrub\n  hindsight scrub --json\n",
+        common,
+    )
+    p.add_argument("--dry-run", action="store_true", help="say what would change, change nothing")
     p.add_argument("--json", action="store_true", help="print one JSON document")
 
 
@@ -400,6 +458,7 @@ _COMMANDS: dict[str, Callable[[_Subparsers, argparse.ArgumentParser], None]] = {
     "install": _cmd_install,
     "hook": _cmd_hook,
     "status": _cmd_status,
+    "scrub": _cmd_scrub,
     "selfcheck": _cmd_selfcheck,
     "doctor": _cmd_doctor,
     "uninstall": _cmd_uninstall,
@@ -455,6 +514,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return stop
         module = importlib.import_module(f"hindsight.commands.{args._module}")
         code: int = module.run(args)
+        sys.stdout.flush()  # an unwritable stdout fails here, as an error, not in silence
         return code
     except HindsightError as exc:
         from hindsight.redact import redact
@@ -467,6 +527,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except OSError as exc:
+        # Not a bug of ours: the system refused (stdout full, a temp file, a folder).
+        where = f": {exc.filename}" if exc.filename else ""
+        print(f"hindsight: error: {exc.strerror or exc}{where}", file=sys.stderr)
+        return 1
     except Exception as exc:
         if os.environ.get("HINDSIGHT_DEBUG"):
             raise

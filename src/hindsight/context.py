@@ -7,6 +7,7 @@ from functools import cached_property
 from pathlib import Path
 
 from hindsight import locate
+from hindsight.errors import HindsightError
 from hindsight.record import Record
 
 
@@ -33,7 +34,12 @@ class Context(Record):
 
     @cached_property
     def claude_home(self) -> Path:
-        return locate.claude_home(self.claude_home_arg)
+        home = locate.claude_home(self.claude_home_arg)
+        # A mistyped --claude-home must not become a new, empty home that memory is written to.
+        if self.claude_home_arg and not home.is_dir():
+            what = "is not a folder" if home.exists() else "does not exist"
+            raise HindsightError(f"--claude-home {self.claude_home_arg} {what}")
+        return home
 
     @cached_property
     def memory_dir(self) -> Path:

@@ -6,6 +6,7 @@ reading the digest can tell the transcript's facts from instructions planted in 
 
 from __future__ import annotations
 
+import json
 from typing import Any, cast
 
 from hindsight import clock, fmt
@@ -44,6 +45,9 @@ def _finding_md(f: Finding) -> str:
             continue
         if name in f.untrusted:
             lines.append(f"{name}:\n{_data(str(value))}")
+        elif isinstance(value, str) and ("\n" in value or "`" in value or "\r" in value):
+            # A heredoc's line of backticks would open a fence of its own: one JSON string instead.
+            lines.append(f"{name}: {json.dumps(value, ensure_ascii=False)}")
         else:
             lines.append(f"{name}: {value}")
     return "\n".join(lines) + "\n"

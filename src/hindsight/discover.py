@@ -11,7 +11,7 @@ from hindsight.context import Context
 from hindsight.errors import HindsightError
 from hindsight.record import Value
 from hindsight.session import Session
-from hindsight.sources.base import Source, Transcript
+from hindsight.sources.base import Source, Transcript, Window
 from hindsight.state import State
 
 FIRST_RUN_LOOKBACK = timedelta(days=3)
@@ -23,7 +23,10 @@ def parse_since(text: str, now: datetime) -> datetime:
     """``3d``, ``12h``, ``90m``, ``2w`` back from now, or an ISO date or time."""
     match = _RELATIVE.match(text)
     if match:
-        return now - timedelta(**{_UNITS[match.group(2).lower()]: float(match.group(1))})
+        try:
+            return now - timedelta(**{_UNITS[match.group(2).lower()]: float(match.group(1))})
+        except (OverflowError, ValueError):
+            raise HindsightError(f"--since {text!r} reaches back before the year 1") from None
     try:
         return clock.parse_iso(text.strip())
     except ValueError:
@@ -32,12 +35,24 @@ def parse_since(text: str, now: datetime) -> datetime:
         ) from None
 
 
-def window_start(since: str | None, state: State, now: datetime) -> datetime:
+def horizon(state: State, now: datetime) -> datetime:
+    """Files never read count when they changed after this: the first run's window (the last
+    3 days), or a watermark saved by an older hindsight (so an upgrade reads no months of
+    history). A horizon in the future (the clock moved back) falls back to the last 3 days:
+    a clock must never make every run read nothing."""
+    start = state.horizon or state.last_scan or now - FIRST_RUN_LOOKBACK
+    return start if start <= now else now - FIRST_RUN_LOOKBACK
+
+
+def window(since: str | None, state: State, now: datetime) -> Window:
     if since:
-        return parse_since(since, now)
-    if state.last_scan is not None:
-        return state.last_scan
-    return now - FIRST_RUN_LOOKBACK
+        return Window(since=parse_since(since, now).timestamp())
+    return Window(horizon=horizon(state, now).timestamp(), seen=state.files)
+
+
+def window_start(since: str | None, state: State, now: datetime) -> datetime:
+    """Where the window starts, for people (files read before are judged by their own progress)."""
+    return parse_since(since, now) if since else horizon(state, now)
 
 
 def sources() -> list[Source]:
@@ -66,10 +81,10 @@ class Group(Value):
         return ([self.main] if self.main else []) + self.subagents
 
 
-def find(ctx: Context, since: datetime | None) -> list[Group]:
+def find(ctx: Context, window: Window) -> list[Group]:
     groups: list[Group] = []
     for source in sources():
-        found = source.discover(ctx.repo, ctx.claude_home, since)
+        found = source.discover(ctx.repo, ctx.claude_home, window)
         by_session: dict[str, list[Transcript]] = {}
         for transcript in found:
             by_session.setdefault(transcript.session_id, []).append(transcript)
@@ -81,5 +96,8 @@ def find(ctx: Context, since: datetime | None) -> list[Group]:
 
 
 def read(groups: list[Group]) -> Iterator[Session]:
+    """Sessions in the groups' order (oldest first); a record copied into a later session (a
+    resume copies the history it continues) counts once, in the session that wrote it first."""
+    seen: set[str] = set()
     for group in groups:
-        yield group.source.read(group.main, group.subagents)
+        yield group.source.read(group.main, group.subagents, seen)

@@ -15,9 +15,37 @@ def duration(seconds: float) -> str:
     return f"{minutes} min {rest} s" if rest else f"{minutes} min"
 
 
+def count(n: int, word: str, many: str | None = None) -> str:
+    """``1 session``, ``2 sessions``: a number with its noun in the right form."""
+    return f"{n} {word if n == 1 else many or word + 's'}"
+
+
+def printable(text: str) -> str:
+    """Bytes of a file name that are not UTF-8 (kept by Python as surrogates) as ``\\xe9``:
+    every file, JSON document and terminal takes the text then."""
+    if text.isascii():
+        return text
+    return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
 def clip(text: str, limit: int) -> str:
-    text = " ".join(text.split())
+    """``text`` on one line within ``limit`` characters, redacted first: a secret cut in half
+    would no longer match its pattern, and its first half would leak."""
+    from hindsight.redact import redact
+
+    text = " ".join(redact(text).split())
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+BREAKS = " \n\t\"',;"
+
+
+def whole_words(head: str) -> str:
+    """``head`` without its last, cut word: half a secret cut before redaction would match no
+    pattern and leak its first half (redaction runs later, on what detection quotes). A word
+    longer than any secret (a 30 MB run of one character) is kept as it is."""
+    cut = max(head.rfind(c) for c in BREAKS) + 1
+    return head[:cut] if len(head) - cut < 1024 else head
 
 
 def size(n: float) -> str:

@@ -103,21 +103,21 @@ def _refuse_link(path: Path) -> None:
         raise HindsightError(f"{path} is a symbolic link; hindsight does not write through links")
 
 
-def confine(root: Path, path: Path) -> None:
-    """Refuse a write whose path leaves ``root`` through a symbolic link below it.
+def confine(root: Path, path: Path, verb: str = "write") -> None:
+    """Refuse a write (or a read) whose path leaves ``root`` through a symbolic link below it.
 
     The memory folder itself may be a link (the user's choice); nothing under it may be.
     """
     try:
         rel = path.relative_to(root)
     except ValueError as exc:
-        raise HindsightError(f"{path} is outside {root}; refusing to write") from exc
+        raise HindsightError(f"{path} is outside {root}; refusing to {verb}") from exc
     probe = root
     for part in rel.parts:
         probe = probe / part
         if probe.is_symlink():
             raise HindsightError(
-                f"{probe} is a symbolic link; hindsight does not write through links"
+                f"{probe} is a symbolic link; hindsight does not {verb} through links"
             )
 
 
@@ -137,6 +137,25 @@ def atomic_write(
         confine(root, path)
     _refuse_link(path)
     ensure_dir(path.parent)
+    tmp = _durable_temp(path, data)
+    try:
+        if precondition is not None and not precondition():
+            tmp.unlink(missing_ok=True)
+            return False
+        fault("rename")
+        os.replace(tmp, path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise HindsightError(f"cannot write {path}: {exc.strerror}") from exc
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    _fsync_dir(path.parent)
+    return True
+
+
+def _durable_temp(path: Path, data: bytes) -> Path:
+    """``data`` in a new temp file beside ``path``, fsynced, with ``path``'s mode (new: private)."""
     try:
         mode = path.stat().st_mode & 0o777
     except FileNotFoundError:
@@ -155,19 +174,13 @@ def atomic_write(
             fault("fsync")
             os.fsync(handle.fileno())
         os.chmod(tmp, mode)
-        if precondition is not None and not precondition():
-            tmp.unlink(missing_ok=True)
-            return False
-        fault("rename")
-        os.replace(tmp, path)
     except OSError as exc:
         tmp.unlink(missing_ok=True)
         raise HindsightError(f"cannot write {path}: {exc.strerror}") from exc
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
-    _fsync_dir(path.parent)
-    return True
+    return tmp
 
 
 def compare_and_swap(
@@ -189,27 +202,17 @@ def compare_and_swap(
     exchange = _renameat2()
     if exchange is None:
         return atomic_write(path, data, precondition=lambda: read_bytes(path) == expected)
+    tmp = _durable_temp(path, data)
     try:
-        mode = path.stat().st_mode & 0o777
-    except FileNotFoundError:
-        mode = PRIVATE_FILE
-    import tempfile
-
-    try:
-        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    except OSError as exc:
-        raise HindsightError(f"cannot write {path}: {exc.strerror}") from exc
-    tmp = Path(tmp_name)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            fault("fsync")
-            os.fsync(handle.fileno())
-        os.chmod(tmp, mode)
-        if read_bytes(path) != expected:
+        seen = _identity(path)
+        if read_settled(path) != expected:
             return False
         fault("swap")
+        # Last look, one stat, right before the swap: a write that landed since the read is
+        # merged again without our bytes ever showing.
+        if _identity(path) != seen:
+            return False
+        fault("exchange")
         # Nothing to exchange with when the file is absent: a rename that fails if it appeared.
         flags = _RENAME_NOREPLACE if expected is None else _RENAME_EXCHANGE
         try:
@@ -230,7 +233,10 @@ def compare_and_swap(
             os.replace(tmp, path)
             _fsync_dir(path.parent)
             return True
-        if read_bytes(tmp) == expected:
+        # Swapped out: the file as it was, unless a writer got in after the check, or still
+        # has it open to write (an in-place writer between its truncate and its write).
+        # Cheapest test first: while a mismatch is being found, our bytes are what others see.
+        if _identity(tmp) == seen and not being_written(tmp) and read_bytes(tmp) == expected:
             _fsync_dir(path.parent)
             return True
         _swap_back(tmp, path, data, exchange)
@@ -257,6 +263,66 @@ def _swap_back(tmp: Path, path: Path, ours: bytes, exchange: _Exchange) -> None:
             return
         pushed = read_bytes(path) or b""
     raise HindsightError(f"{path} kept changing while hindsight wrote it; try again")
+
+
+def _identity(path: Path) -> tuple[int, int, int, int] | None:
+    """Which file, at what size and modification: a rename by someone else changes the inode,
+    an in-place write the size or mtime (ctime is no use: our own exchange changes it)."""
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+def read_settled(path: Path, patience: float = 2.0) -> bytes | None:
+    """``read_bytes`` once no other program has the file open to write (Linux: while one does,
+    a read lease is refused), so a read never catches an in-place writer half-way, between its
+    truncate and its write. Waits at most ``patience`` seconds, then reads what is there."""
+    import time
+
+    deadline = time.monotonic() + patience
+    while being_written(path) and time.monotonic() < deadline:
+        time.sleep(0.002)
+    return read_bytes(path)
+
+
+def being_written(path: Path) -> bool:
+    """Whether another process has ``path`` open for writing (False where that cannot be told)."""
+    try:
+        import fcntl
+
+        lease = fcntl.F_SETLEASE
+        if not _lease_signal_ignored():
+            return False
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except (ImportError, AttributeError, OSError):
+        return False
+    try:
+        fcntl.fcntl(fd, lease, fcntl.F_RDLCK)
+    except OSError as exc:
+        import errno
+
+        return exc.errno == errno.EAGAIN
+    else:
+        fcntl.fcntl(fd, lease, fcntl.F_UNLCK)
+        return False
+    finally:
+        os.close(fd)
+
+
+def _lease_signal_ignored() -> bool:
+    # A writer opening the file while we hold the lease (a few microseconds) makes the kernel
+    # signal us with SIGIO, whose default action ends the process.
+    import signal
+    import threading
+
+    if signal.getsignal(signal.SIGIO) == signal.SIG_IGN:
+        return True
+    if threading.current_thread() is not threading.main_thread():
+        return False
+    signal.signal(signal.SIGIO, signal.SIG_IGN)
+    return True
 
 
 _RENAME_NOREPLACE = 1

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from datetime import date
 from pathlib import Path
 
-from hindsight import clock, fsutil, layout
+from hindsight import clock, fmt, fsutil, layout
 from hindsight.errors import HindsightError
 from hindsight.record import Record, Value
 
@@ -200,7 +200,11 @@ def fit(lines: list[str], max_bytes: int, newline: str = "\n") -> tuple[list[str
 
 
 def archive_section(pruned: Sequence[str], day: date) -> bytes:
-    body = "".join(line + "\n" for line in pruned)
+    """Pruned entries as appended to the archive: verbatim, but redacted (a hand-written or older
+    entry may hold a secret; hindsight's own are redacted already, so they stay as they were)."""
+    from hindsight.redact import redact
+
+    body = "".join(redact(line) + "\n" for line in pruned)
     return encode(f"\n## Archived {day.isoformat()}\n\n{body}")
 
 
@@ -280,7 +284,7 @@ class MemoryStore:
             txn.recover(self.folder)
             result = self.plan(wanted, max_bytes)
             if result.added or result.pruned:
-                txn.run(self.folder, txn.Intent.for_memory(result, day))
+                txn.run(self.folder, txn.Intent.for_memory(self, result, day))
             return result
 
     def swap_lines(self, add: Sequence[str], prune: Sequence[str]) -> None:
@@ -292,7 +296,7 @@ class MemoryStore:
         """
         gone = set(prune)
         for _ in range(_MERGE_ATTEMPTS):
-            before = fsutil.read_bytes(self.path)
+            before = fsutil.read_settled(self.path)
             doc = parse(decode(before or b""), self.path)
             present = {key_of_line(line) for line in doc.lines}
             fresh = [line for line in add if key_of_line(line) not in present]
@@ -335,7 +339,7 @@ def check(doc: Document, max_bytes: int = DEFAULT_MAX_BYTES) -> list[str]:
         label = f"entry {number}"
         if not match:
             problems.append(
-                f"{label}: not in the form '- **title** (YYYY-MM-DD) body [kind]': {line[:80]}"
+                f"{label}: not in the form '- **title** (YYYY-MM-DD) body [kind]': {fmt.clip(line, 80)}"
             )
         else:
             label = f"entry {number} ({match['title']})"

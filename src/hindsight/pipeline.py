@@ -3,20 +3,24 @@
 from __future__ import annotations
 
 import contextlib
-import subprocess
+import functools
+import re
 from collections.abc import Callable
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
-from hindsight import clock, detect, discover, fsutil, layout, redact, report, state, txn
+from hindsight import admit, clock, detect, discover, fsutil, layout, redact, report, state, txn
 from hindsight.context import Context
 from hindsight.detect import Finding
+from hindsight.fmt import printable
 from hindsight.lessons import Judgement, Lesson
 from hindsight.memory import DEFAULT_MAX_BYTES, AddResult, Entry, MemoryStore
 from hindsight.progress import Progress
 from hindsight.record import Record
 from hindsight.screen import Screen
 from hindsight.session import ReadStats, Session
+from hindsight.sources.base import Window, file_key
 
 MAX_NEW_MEMORY = 5
 
@@ -30,6 +34,9 @@ class Gathered(Record):
         "bytes_read",
         "stats",
         "explicit_since",
+        "progress",
+        "unread",
+        "horizon",
     )
     since: datetime
     scan_started: datetime
@@ -38,6 +45,9 @@ class Gathered(Record):
     bytes_read: int
     stats: ReadStats
     explicit_since: bool
+    progress: dict[str, tuple[int, float]]  # file key -> (size, mtime) of each file read through
+    unread: list[tuple[str, str]]  # (path, why) of each file that stays pending
+    horizon: datetime | None  # the horizon to keep if none was saved yet
 
     def __init__(
         self,
@@ -48,6 +58,9 @@ class Gathered(Record):
         bytes_read: int,
         stats: ReadStats,
         explicit_since: bool = False,
+        progress: dict[str, tuple[int, float]] | None = None,
+        unread: list[tuple[str, str]] | None = None,
+        horizon: datetime | None = None,
     ) -> None:
         self.since = since
         self.scan_started = scan_started
@@ -56,6 +69,9 @@ class Gathered(Record):
         self.bytes_read = bytes_read
         self.stats = stats
         self.explicit_since = explicit_since
+        self.progress = {} if progress is None else progress
+        self.unread = [] if unread is None else unread
+        self.horizon = horizon
 
     def trusted_texts(self) -> list[str]:
         """What the user typed and the commands the agent ran: the only text that may instruct."""
@@ -77,15 +93,23 @@ def gather(
     show_progress: bool = False,
     since_at: datetime | None = None,
 ) -> Gathered:
-    """Read every pending session; the scan start is taken before listing, so nothing slips by."""
+    """Read every pending session; the scan start is taken before listing, so nothing slips by.
+
+    Each file read through is recorded in ``progress``; each that could not be (unreadable,
+    gone, a link loop) in ``unread``: it stays pending and the run names it.
+    """
     scan_started = clock.now()
+    horizon = None
     if since_at is not None:
         since = since_at
+        window = Window(since=since_at.timestamp())
     else:
         saved = state.load(ctx.memory_dir, tolerate_corrupt=bool(since_arg))
         since = discover.window_start(since_arg, saved, scan_started)
+        window = discover.window(since_arg, saved, scan_started)
+        horizon = discover.horizon(saved, scan_started)
 
-    groups = discover.find(ctx, since)
+    groups = discover.find(ctx, window)
     total = sum(t.size for g in groups for t in g.files)
     bar = Progress(len(groups), total, show_progress)
     sessions: list[Session] = []
@@ -100,7 +124,27 @@ def gather(
     finally:
         bar.close()
     transcripts = sum(len(g.files) for g in groups)
-    return Gathered(since, scan_started, sessions, transcripts, total, stats, bool(since_arg))
+    progress: dict[str, tuple[int, float]] = {}
+    unread = [(printable(path), why) for path, why in window.problems]
+    for group, sess in zip(groups, sessions, strict=True):
+        for t in group.files:
+            file_stats = sess.file_stats.get(t.path)
+            if file_stats is None or file_stats.files_unreadable:
+                unread.append((printable(str(t.path)), "could not be read"))
+            else:
+                progress[file_key(str(t.path))] = (t.size, t.mtime)
+    return Gathered(
+        since,
+        scan_started,
+        sessions,
+        transcripts,
+        total,
+        stats,
+        bool(since_arg),
+        progress,
+        unread,
+        horizon,
+    )
 
 
 def find(gathered: Gathered, options: detect.Options | None = None) -> list[Finding]:
@@ -115,6 +159,7 @@ class Applied(Record):
         "over_run_cap",
         "quarantined",
         "quarantine",
+        "held",
         "report_path",
         "section",
     )
@@ -124,6 +169,7 @@ class Applied(Record):
     over_run_cap: int  # memory-worthy lessons left to the report by the per-run cap
     quarantined: int
     quarantine: list[Quarantined]
+    held: dict[str, str]  # title -> why the trust gate kept a memory-worthy lesson to the report
     report_path: str | None
     section: str
 
@@ -135,6 +181,7 @@ class Applied(Record):
         over_run_cap: int = 0,
         quarantined: int = 0,
         quarantine: list[Quarantined] | None = None,
+        held: dict[str, str] | None = None,
         report_path: str | None = None,
         section: str = "",
     ) -> None:
@@ -144,6 +191,7 @@ class Applied(Record):
         self.over_run_cap = over_run_cap
         self.quarantined = quarantined
         self.quarantine = [] if quarantine is None else quarantine
+        self.held = {} if held is None else held
         self.report_path = report_path
         self.section = section
 
@@ -158,10 +206,15 @@ def apply(
     max_bytes: int = DEFAULT_MAX_BYTES,
     dry_run: bool = False,
     commit: bool = False,
+    own_judge: bool = False,
 ) -> Applied:
     """Write what is new, as one transaction (txn.py): report, archive, evidence keys, memory;
     with ``commit`` the watermark moves in the same transaction (``run``; the skill commits
-    on its own)."""
+    on its own).
+
+    ``own_judge``: the lessons come from hindsight's own rules judge in this process, so their prose
+    is held to its templates; a model judge's JSON (``apply``, whatever its "judge" says) is not.
+    """
     store = MemoryStore(ctx.memory_dir)
     store.read()  # a malformed block stops everything before any file is touched
     tolerate = gathered is not None and gathered.explicit_since
@@ -175,15 +228,29 @@ def apply(
         screen = Screen(gathered.trusted_texts() if gathered else (), _host_known(ctx))
         out.quarantine = _quarantine(fresh, screen)
         out.quarantined = len(out.quarantine)
+        admit.keep_out(fresh.lessons, admit.in_repository(_git_root(ctx), ctx.memory_dir))
         out.lessons = fresh.lessons
+        out.held = _hold(ctx, fresh, gathered, findings or [], own_judge)
         today = clock.today()
-        wanted = sorted((x for x in fresh.lessons if x.memory), key=lambda x: -x.strength)
+        # The cap counts only lessons that passed both gates: a fooled judge cannot fill it first.
+        wanted = sorted(
+            (x for x in fresh.lessons if x.memory and x.title not in out.held),
+            key=lambda x: -x.strength,
+        )
         out.over_run_cap = max(0, len(wanted) - max_new)
         entries = [Entry.make(x.title, x.body, x.kind, today) for x in wanted[:max_new]]
         out.memory = store.plan(entries, max_bytes)
         added = {e.title for e in out.memory.added}
         out.section = report.render_section(
-            fresh, gathered, findings or [], out.memory, added, clock.now(), out.quarantine, screen
+            fresh,
+            gathered,
+            findings or [],
+            out.memory,
+            added,
+            clock.now(),
+            out.quarantine,
+            screen,
+            out.held,
         )
         if dry_run:
             return out
@@ -191,11 +258,16 @@ def apply(
         text = report.chunk(ctx.memory_dir, today, out.section) if has_content else ""
         out.report_path = str(report.report_path(ctx.memory_dir, today)) if text else None
         keys = fresh.keys() | {k for q in out.quarantine for k in q.evidence}
-        progress = {"scan_started": clock.iso(gathered.scan_started)} if gathered else {}
+        progress: dict[str, Any] = {}
+        if gathered:
+            progress["scan_started"] = clock.iso(gathered.scan_started)
         if commit and gathered:
             progress["commit"] = clock.iso(gathered.scan_started)
+            progress["files"] = {k: list(v) for k, v in gathered.progress.items()}
+            if gathered.horizon is not None:
+                progress["horizon"] = clock.iso(gathered.horizon)
         intent = txn.Intent.for_memory(
-            out.memory, today, report=text, reported=sorted(keys), state=progress
+            store, out.memory, today, report=text, reported=sorted(keys), state=progress
         )
         txn.run(ctx.memory_dir, intent)
         return out
@@ -218,54 +290,94 @@ class Quarantined(Record):
 
 
 def _quarantine(judgement: Judgement, screen: Screen) -> list[Quarantined]:
-    """Take out every item whose text would carry untrusted instructions; return what was taken."""
+    """Take out every item whose text would carry untrusted instructions; return what was taken.
+
+    Every field of a judge's JSON is redacted and screened, not only title and body: ``where`` is
+    printed in the report, ``judge`` becomes a heading, ``evidence`` reaches state.
+    """
     out: list[Quarantined] = []
     # Secrets are redacted, not quarantined: the rest of the lesson is still worth keeping.
+    judgement.judge = _judge_name(judgement.judge, screen)
     for lesson in judgement.lessons:
         lesson.title, lesson.body = redact.redact(lesson.title), redact.redact(lesson.body)
+        lesson.where = [redact.redact(w) for w in lesson.where]
+    for rec in judgement.recommendations:
+        rec.friction, rec.where, rec.fix = (
+            redact.redact(t) for t in (rec.friction, rec.where, rec.fix)
+        )
+    for item in judgement.unfinished:
+        item.title, item.body = redact.redact(item.title), redact.redact(item.body)
 
-    def keep(text: str, where: list[str], evidence: list[str], memory: bool = False) -> bool:
+    def keep(texts: list[str], where: list[str], evidence: list[str], memory: bool = False) -> bool:
         # Hosts matter only where text gains authority (memory); instructions matter everywhere.
-        reason = screen.check(text, memory=memory)
+        text = "\n".join(texts)
+        bad_key = next((k for k in evidence if not _KEY().fullmatch(k)), None)
+        reason = "an evidence key that is not a key" if bad_key is not None else None
+        reason = reason or next((r for t in texts if (r := screen.check(t, memory=memory))), None)
+        reason = reason or next((r for w in where if (r := screen.check(w, memory=False))), None)
         if reason is None:
             return True
-        source = where[0] if where else "the judge's output"
-        out.append(Quarantined(reason, source, redact.fingerprint(text), evidence))
+        source = (
+            where[0] if where and not screen.check(where[0], memory=False) else "the judge's output"
+        )
+        keys = [k for k in evidence if _KEY().fullmatch(k)]
+        out.append(Quarantined(reason, redact.redact(source), redact.fingerprint(text), keys))
         return False
 
     judgement.lessons = [
-        x for x in judgement.lessons if keep(f"{x.title}\n{x.body}", x.where, x.evidence, x.memory)
+        x for x in judgement.lessons if keep([x.title, x.body], x.where, x.evidence, x.memory)
     ]
     judgement.recommendations = [
-        x
-        for x in judgement.recommendations
-        if keep(f"{x.friction}\n{x.where}\n{x.fix}", [], x.evidence)
+        x for x in judgement.recommendations if keep([x.friction, x.where, x.fix], [], x.evidence)
     ]
     judgement.unfinished = [
-        x for x in judgement.unfinished if keep(f"{x.title}\n{x.body}", [], x.evidence)
+        x for x in judgement.unfinished if keep([x.title, x.body], [], x.evidence)
     ]
     return out
 
 
+def _git_root(ctx: Context) -> Path | None:
+    return ctx.repo.root if ctx.repo.is_git else None
+
+
+_KEY = functools.cache(lambda: re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:\-]{0,79}"))
+_JUDGE = functools.cache(lambda: re.compile(r"[A-Za-z0-9][A-Za-z0-9 ._\-]{0,39}"))
+
+
+def _judge_name(name: str, screen: Screen) -> str:
+    """The judge's name becomes a report heading: a short plain name, or ``model``."""
+    plain = _JUDGE().fullmatch(name) and screen.check(name, memory=False) is None
+    return name if plain and not redact.has_secret(name) else "model"
+
+
+def _hold(
+    ctx: Context,
+    judgement: Judgement,
+    gathered: Gathered | None,
+    findings: list[Finding],
+    own_judge: bool,
+) -> dict[str, str]:
+    """The memory gate (``trust``): memory-worthy lessons not built from trusted pieces stay in
+    the report, each with the reason. Returns title -> reason."""
+    wanted = [x for x in judgement.lessons if x.memory]
+    if not wanted:
+        return {}
+    from hindsight import taint, trust
+
+    checker = taint.repo_checker([str(r) for r in ctx.repo.roots])
+    gate = trust.Gate(gathered.sessions if gathered else [], findings, checker, own_judge=own_judge)
+    held: dict[str, str] = {}
+    for lesson in wanted:
+        reason = gate.check(lesson)
+        if reason is not None:
+            held[lesson.title] = reason
+    return held
+
+
 def _host_known(ctx: Context) -> Callable[[str], bool]:
-    """Whether a host is named in the repo's own tracked files (git grep, cached)."""
-    cache: dict[str, bool] = {}
+    from hindsight import hosts
 
-    def known(host: str) -> bool:
-        if host not in cache:
-            try:
-                done = subprocess.run(
-                    ["git", "-C", str(ctx.repo.root), "grep", "-q", "-I", "-F", "-i", host],
-                    capture_output=True,
-                    timeout=20,
-                    check=False,
-                )
-                cache[host] = done.returncode == 0
-            except (OSError, subprocess.SubprocessError):
-                cache[host] = False
-        return cache[host]
-
-    return known
+    return hosts.known_in_repo(str(ctx.repo.root))
 
 
 def _has_content(j: Judgement) -> bool:
@@ -294,9 +406,7 @@ def commit(ctx: Context, scan_started: datetime | None = None) -> datetime | Non
         start = scan_started or saved.scan_started
         if start is None:
             return None
-        if saved.last_scan is None or start > saved.last_scan:
-            saved.last_scan = start
-        saved.scan_started = None
+        state.commit_files(saved, start, saved.scan_files, discover.horizon(saved, start))
         state.save(ctx.memory_dir, saved)
         return saved.last_scan
 

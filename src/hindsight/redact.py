@@ -1,9 +1,11 @@
 """Secret redaction: everything hindsight writes or prints passes through ``redact``.
 
-Our own patterns rather than a library: the common token formats are exact prefixes (cheap,
-near-zero false positives), the generic ones are key=value shapes, and the high-entropy rule skips
-what real transcripts are full of (git SHAs, UUIDs, lock-file hashes, base64 of plain text). See
-the README's security section for recall and false positives.
+Our own patterns rather than a library (bench/compare_detect_secrets.py measures one): vendor
+token formats are exact prefixes (``secret_tokens``: cheap, near-zero false positives); then the
+shapes credentials take in transcripts (URLs, headers, assignments, flags, credential files); then
+values that look random beside a name, and long random strings anywhere (``randomness``), skipping
+what transcripts are full of (git SHAs, UUIDs, lock-file hashes, public keys, base64 of text).
+tests/guard/ measures recall and false positives per kind; the README has the figures.
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ import functools
 import re
 from collections.abc import Callable
 
+from hindsight.randomness import is_uuid, looks_random, wordy
+
 
 def _lazy(pattern: str, flags: int = 0) -> Callable[[], re.Pattern[str]]:
     """A pattern compiled on first use: a run compiles only those its text gets past a gate to
@@ -19,78 +23,19 @@ def _lazy(pattern: str, flags: int = 0) -> Callable[[], re.Pattern[str]]:
     return functools.cache(lambda: re.compile(pattern, flags))
 
 
+def _tokens() -> list[tuple[str, tuple[str, ...], Callable[[], re.Pattern[str]]]]:
+    from hindsight.secret_tokens import TOKENS
+
+    return [(kind, gate, _lazy(pattern)) for kind, gate, pattern in TOKENS]
+
+
 # (kind, gate, pattern): the pattern runs only on text holding one of the gate's literals, each
 # a part of every match (tests/guard/test_gates.py checks that gates never change a result).
-_TOKENS: list[tuple[str, tuple[str, ...], Callable[[], re.Pattern[str]]]] = [
-    (
-        "private_key",
-        ("-----BEGIN ",),
-        _lazy(
-            r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|\Z)"
-        ),
-    ),
-    (
-        "anthropic_key",
-        ("sk-ant-",),
-        _lazy(r"\bsk-ant-(?:api|admin|oat|sid)\d{2}-[A-Za-z0-9_\-]{20,}"),
-    ),
-    (
-        "openai_key",
-        ("sk-",),
-        _lazy(
-            r"\bsk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_\-]{20,}(?:T3BlbkFJ[A-Za-z0-9_\-]{10,})?"
-        ),
-    ),
-    (
-        "aws_access_key_id",
-        ("AKIA", "ASIA", "AGPA", "AIDA", "AROA", "AIPA", "ANPA", "ANVA", "ABIA", "ACCA"),
-        _lazy(r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ABIA|ACCA)[A-Z0-9]{16}\b"),
-    ),
-    (
-        "github_token",
-        ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
-        _lazy(r"\b(?:gh[pousr]_[A-Za-z0-9]{30,255}|github_pat_[A-Za-z0-9_]{22,255})\b"),
-    ),
-    (
-        "gitlab_token",
-        (
-            "glpat-",
-            "gldt-",
-            "glrt-",
-            "glptt-",
-            "glft-",
-            "glcbt-",
-            "glimt-",
-            "glagent-",
-            "gloas-",
-            "glsoat-",
-        ),
-        _lazy(r"\bgl(?:pat|dt|rt|ptt|ft|cbt|imt|agent|oas|soat)-[A-Za-z0-9_\-]{20,}"),
-    ),
-    ("slack_token", ("xox",), _lazy(r"\bxox[abposre]-(?:\d+-)*[A-Za-z0-9\-]{10,}")),
-    (
-        "slack_webhook",
-        ("https://hooks.slack.com/",),
-        _lazy(r"https://hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9/_\-]+"),
-    ),
-    (
-        "stripe_key",
-        ("_live_", "_test_"),
-        _lazy(r"\b(?:sk|rk|pk|whsec)_(?:live|test)_[A-Za-z0-9]{16,}"),
-    ),
-    ("google_api_key", ("AIza",), _lazy(r"\bAIza[0-9A-Za-z_\-]{35}\b")),
-    ("google_oauth_token", ("ya29.",), _lazy(r"\bya29\.[0-9A-Za-z_\-]{20,}")),
-    ("npm_token", ("npm_",), _lazy(r"\bnpm_[A-Za-z0-9]{36}\b")),
-    ("pypi_token", ("pypi-AgE",), _lazy(r"\bpypi-AgE[A-Za-z0-9_\-]{50,}")),
-    ("huggingface_token", ("hf_",), _lazy(r"\bhf_[A-Za-z0-9]{34,}\b")),
-    (
-        "jwt",
-        ("eyJ",),
-        _lazy(r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"),
-    ),
-]
+_TOKENS = _tokens()
 
-_URL_CREDENTIALS = _lazy(r"\b([a-z][a-z0-9+.\-]*://)([^\s/:@'\"]+):([^\s/@'\"]+)@", re.I)
+_URL_CREDENTIALS = _lazy(
+    r"\b([a-z][a-z0-9+.\-]*://)([^\s/:@'\"]*):([^\s/'\"]+)@(?=[^\s@/'\"]*(?:[/\s'\"?#]|$))", re.I
+)
 _URL_TOKEN_USER = _lazy(r"\b(https?://)([A-Za-z0-9_\-]{20,})@", re.I)
 _CURL_USER = _lazy(r"((?:^|\s)(?:-u|--user)\s+['\"]?)([^\s'\":]+):([^\s'\"]+)")
 _AUTH_HEADER = _lazy(
@@ -99,48 +44,96 @@ _AUTH_HEADER = _lazy(
     re.I,
 )
 _BEARER = _lazy(r"(\bbearer\s+)([A-Za-z0-9._~+/=\-]{16,})", re.I)
+_BASIC = _lazy(r"(\bbasic\s+)([A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])", re.I)
 _SECRET_NAME = (
     r"[A-Za-z0-9_.\-]*(?:passw(?:or)?d|passwd|pwd|secret|token|api[_\-]?key|apikey|access[_\-]?key|"
     r"private[_\-]?key|client[_\-]?secret|auth[_\-]?key|credentials?|_key)[A-Za-z0-9_\-]*"
 )
+# A name whose last part says the value is about a secret, not the secret: its file, its name...
+_META_NAME = _lazy(
+    r"(?:[_\-.]|(?<=[a-z])(?=[A-Z]))(?:names?|files?|paths?|dir|url|uri|type|length|len|header|env|var|"
+    r"ref|arn|field|policy|algorithm|algo|expiry|expires|seconds|ttl|size|format|version|count|"
+    r"required|enabled|location|store|manager|provider|prompt|label|hint|helper|source|mode|method|"
+    r"strategy|backend|command|cmd|stdin|id|ids|min|max|endpoint|scopes?|kind|hasher|hashers|reset|"
+    r"rotation|pattern|regex|schema|template|prefix|suffix|length)$",
+    re.I,
+)
 _ASSIGN = _lazy(
-    rf"(?P<pre>(?P<q>[\"']?)\b(?P<name>{_SECRET_NAME})(?P=q)\s*(?::=|=|:)\s*)(?P<vq>[\"']?)(?P<value>(?:[^\s\"'`,;&)}}\]]|&(?!\w+=))+)(?P=vq)",
+    rf"(?P<pre>(?P<q>\\?[\"']?)(?<![/\\\w])(?P<name>{_SECRET_NAME})(?P=q)\s*(?<!:)(?::=|=|:(?!:))\s*)"
+    rf"(?P<vq>\\?[\"']?)(?P<value>(?:[^\s\"'`,;&)}}\]\\]|&(?!\w+=))+)(?P=vq)(?P<after>\s+\w)?",
     re.I,
 )
-_FLAG = _lazy(rf"(--(?:{_SECRET_NAME})[=\s]+['\"]?)([^\s'\"]{{6,}})", re.I)
+_FLAG = _lazy(rf"(--(?P<name>{_SECRET_NAME}|pw)[=\s]+['\"]?)([^\s'\"]{{3,}})", re.I)
+_EXACT = _lazy(
+    r"(?<![A-Za-z0-9_.\-])(?P<q>\\?[\"']?)(?P<name>_?auth|api|pass|identitytoken|hmac|sig|signature)"
+    r"(?P=q)\s*[:=]\s*(?P<vq>\\?[\"']?)(?P<value>[A-Za-z0-9+/=._~%\-]{8,})",
+    re.I,
+)
 _NOT_A_VALUE = _lazy(
-    r"^(?:\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|<[^>]*>|\*+|x+|X+|\.+|null|none|nil|true|false|undefined|"
-    r"required|optional|string|str|int|env|changeme|example|your[_\-].*|redacted.*|\[REDACTED.*|os\.environ.*|"
-    r"process\.env.*|getenv.*|self\..*|\{\{.*|%\(.*|[a-z_]+\(.*|\d{1,6})$",
+    r"^(?:\$\{.*|\$\(.*|\$[A-Za-z_][A-Za-z0-9_]*|<[^>]*>?|<%.*|\*+|x+|X+|\.+|null|none|nil|true|false|"
+    r"undefined|required|optional|string|str|int|env|changeme|example|your[_\-].*|redacted.*|\[REDACTED.*|"
+    r"os\.environ.*|process\.env.*|getenv.*|self\..*|\{\{.*|%\(.*|[a-z_]+\(.*|\d{1,6}|[-/~.].*)$",
     re.I,
 )
-_CANDIDATE = _lazy(r"(?<![A-Za-z0-9+_\-])[A-Za-z0-9+_\-]{32,}={0,2}(?![A-Za-z0-9+_\-])")
+_XML = _lazy(
+    r"(<(?P<tag>[A-Za-z_:\-]*(?:password|passwd|secret|token|apikey|api_key|privatekey)[A-Za-z_\-]*)>)"
+    r"([^<\s]{3,200})(?=</(?P=tag)>)",
+    re.I,
+)
+_CALL_PAIR = _lazy(
+    rf"((?P<q>['\"])(?:{_SECRET_NAME})(?P=q)\s*,\s*(?P<vq>['\"]))([^'\"\n]{{3,}})(?=(?P=vq))", re.I
+)
 _PROSE = _lazy(
-    r"(\b(?:password|passwd|passphrase|passcode|pin|token|secret|api key|apikey)\s+(?:is|was|=|:)\s+)"
-    r"(?=\S*[A-Za-z])(?=\S*\d)([^\s,;]{6,})",
+    r"(\b(?:password|passwd|passphrase|passcode|pin(?:\s+code)?|token|secret|api key|apikey)"
+    r"(?:\s+(?:is|was)\s+|\s*[=:]\s*|\s+))(?=\S*[A-Za-z])(?=\S*\d)([^\s,;]{6,})",
     re.I,
 )
-_HEX = _lazy(r"^[0-9a-fA-F]+$")
-_UUIDISH = _lazy(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
-_HASH_PREFIX = _lazy(r"(?:sha(?:1|224|256|384|512)|md5|blake2b?|xxh\d*)[-:=]\s*$", re.I)
+_NETRC = _lazy(r"(\b(?:machine\s+\S+|default)(?:\s+login\s+\S+)?\s+password\s+)(\S+)")
+_PGPASS = _lazy(r"(?m)^([^:\s]+:(?:\d+|\*):[^:\s]+:[^:\s]+:)([^\s]{4,})$")
+_VALUE = r"('[^'\n]*'|\"[^\"\n]*\"|[^\s'\";|&]+)"
+# Programs that take a password in a short or glued flag: (gate, pattern with the value last).
+_PROGRAM_FLAGS: list[tuple[tuple[str, ...], Callable[[], re.Pattern[str]]]] = [
+    (("mysql", "mariadb"), _lazy(rf"(\b(?:mysql|mariadb)[\w\-]*\b[^\n|;&]*?\s-p)(?!\s){_VALUE}")),
+    (("sshpass",), _lazy(rf"(\bsshpass\s+-p\s*){_VALUE}")),
+    (("redis-cli",), _lazy(rf"(\bredis-cli\b[^\n|;&]*?\s-a\s+){_VALUE}")),
+    (("login",), _lazy(rf"(\blogin\b[^\n|;&]*?\s-p\s+){_VALUE}")),
+    (("zip", "7z"), _lazy(rf"(\b(?:zip|unzip|7za?)\b[^\n|;&]*?\s-(?:P\s*|p)(?!\s)){_VALUE}")),
+    (("pass:",), _lazy(rf"(\bpass:){_VALUE}")),
+    (("htpasswd",), _lazy(rf"(\bhtpasswd\s+-\w*b\w*\s+(?:-\w+\s+)*\S+\s+\S+\s+){_VALUE}")),
+]
+_NAMED = _lazy(
+    r"(?P<pre>(?<![A-Za-z0-9_/.\-])(?P<name>[A-Za-z_][A-Za-z0-9_.\-]{1,60})\\?[\"']?\s*(?:=|:(?!:))\s*\\?[\"']?)"
+    r"(?P<value>[A-Za-z0-9+/_\-.~%]{12,}={0,2})(?![A-Za-z0-9+/_\-.~%=:@])"
+)
+_ID_NAME = _lazy(
+    r"id$|_id|-id|uuid|guid|sha|hash|commit|\brev|revision|checksum|integrity|digest|etag|^h1$|sum$|"
+    r"md5|crc|fingerprint|version|build|ref$|head|parent|tree|oid|blob|object|trace|span|request|"
+    r"correlation|image|container|layer|serial|mapping|path|file|dir|url|uri|host|name|version|date|time",
+    re.I,
+)
+_CANDIDATE = _lazy(
+    r"(?<![A-Za-z0-9+/_\-.%~=])[A-Za-z0-9+/_\-.%~]{32,}={0,2}(?![A-Za-z0-9+/_\-.%~=])"
+)
+_SHORT_B64 = _lazy(
+    r"(?<![A-Za-z0-9+/=_\-])(?=[A-Za-z0-9+/]*[0-9+/=])[A-Za-z0-9+/]{12,31}={0,2}(?![A-Za-z0-9+/=_\-])"
+)
+_HASH_PREFIX = _lazy(
+    r"(?:sha(?:1|224|256|384|512)|md5|blake2b?|xxh\d*|h1|sha256~)[-:=]\s*$|base64,$|"
+    r"(?:ssh-(?:rsa|dss|ed25519)|ecdsa-sha2-\S+|sk-\S+@openssh\.com)\s+$",
+    re.I,
+)
+_PUBLIC_BLOCK = _lazy(r"-----BEGIN (?![A-Z0-9 ]*PRIVATE)[A-Z0-9 ]+-----")
+_PLACEHOLDER = _lazy(r"([A-Za-z0-9])\1{15}")
+_CREDENTIAL_TEXT = _lazy(r"[\w.@+\-]{1,64}:[^\s:/][^\s]{2,}")
 
 
 def _tag(kind: str) -> str:
     return f"[REDACTED:{kind}]"
 
 
-def _entropy(text: str) -> float:
-    import math
-
-    counts: dict[str, int] = {}
-    for ch in text:
-        counts[ch] = counts.get(ch, 0) + 1
-    n = len(text)
-    return -sum(c / n * math.log2(c / n) for c in counts.values())
-
-
-def _plain_base64(token: str) -> bool:
-    """True when the token decodes to ordinary text: base64 of a sentence is not a secret."""
+@functools.lru_cache(maxsize=4096)
+def _decoded(token: str) -> str | None:
+    """The text a base64 token decodes to, when it is text."""
     import base64
     import binascii
 
@@ -148,36 +141,68 @@ def _plain_base64(token: str) -> bool:
         raw = base64.b64decode(
             token + "=" * (-len(token) % 4),
             altchars=b"-_" if "-" in token or "_" in token else None,
+            validate=True,
         )
-    except (binascii.Error, ValueError):
-        return False
-    if len(raw) < 16:
-        return False
-    try:
         text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        return False
+    except (binascii.Error, ValueError):
+        return None
+    if len(text) < 6:
+        return None
     printable = sum(ch.isprintable() or ch in "\n\r\t" for ch in text)
-    return printable / len(text) > 0.97
+    return text if printable / len(text) > 0.97 else None
 
 
-def _high_entropy(match: re.Match[str]) -> str:
-    token = match.group(0)
+def _wraps_secret(token: str) -> bool | None:
+    """True: base64 of a credential (``user:pass``) or of text holding a secret; False: base64 of
+    other text; None: not base64 of text."""
+    text = _decoded(token.rstrip("="))
+    if text is None:
+        return None
+    if _CREDENTIAL_TEXT().fullmatch(text.strip()):
+        return True
+    return _redact(text, decode=False) != text
+
+
+def _in_public_block(text: str, at: int) -> bool:
+    """Inside a PEM block that is not a private key (a certificate, a public key)."""
+    begin = text.rfind("-----BEGIN ", max(0, at - 20_000), at)  # a chain of certificates fits
+    return (
+        begin >= 0
+        and "-----END " not in text[begin:at]
+        and bool(_PUBLIC_BLOCK().match(text, begin))
+    )
+
+
+def _bare_random(token: str, decode: bool) -> bool:
+    """A long token with no name beside it: a secret when it is random and not hex (hashes)."""
     core = token.rstrip("=")
-    before = match.string[max(0, match.start() - 12) : match.start()]
-    if _HEX().match(core) or _HASH_PREFIX().search(before) or "[REDACTED" in before:
-        return token  # git SHAs, checksums, lock-file integrity hashes
-    if re.match(r"(?:sha(?:1|224|256|384|512)|md5)-", core, re.I):
-        return token  # subresource-integrity hashes (package-lock.json)
-    parts = [p for p in re.split(r"[-_.]", core) if p]
-    if len(parts) >= 3 and sum(p.isalpha() for p in parts) / len(parts) >= 0.6:
-        return token  # kebab/snake identifiers and encoded folder names
-    classes = sum(bool(re.search(p, core)) for p in (r"[a-z]", r"[A-Z]", r"\d"))
-    if classes < 3 or _entropy(core) < 4.2 or _plain_base64(core):
+    if decode and (wrapped := _wraps_secret(core)) is not None:
+        return wrapped
+    if "%" in core:
+        from urllib.parse import unquote
+
+        core = unquote(core)
+    pieces = [p for p in re.split(r"[/.]", core) if p]
+    if len(pieces) > 1 and any(wordy(p) for p in pieces):  # a path, a host, a dotted name
+        return any(len(p) >= 32 and looks_random(p, 32, hex_counts=False) for p in pieces)
+    return looks_random(core, 32, hex_counts=False)
+
+
+def _candidate(m: re.Match[str], decode: bool = True) -> str:
+    token, text, at = m.group(0), m.string, m.start()
+    before = text[max(0, at - 40) : at]
+    if "[REDACTED" in before[-12:] or _HASH_PREFIX().search(before) or _in_public_block(text, at):
         return token
-    if re.fullmatch(r"[A-Za-z]+(?:[_\-][A-Za-z]+)+\d*", core):
-        return token  # snake_case or kebab-case identifiers
-    return _tag("high_entropy")
+    if re.match(r"(?:sha(?:1|224|256|384|512)|md5)-", token, re.I):
+        return token  # subresource-integrity hashes (package-lock.json)
+    return _tag("high_entropy") if _bare_random(token, decode) else token
+
+
+def _short_base64(m: re.Match[str]) -> str:
+    token = m.group(0)
+    if len(token) % 4 or "[REDACTED" in m.string[max(0, m.start() - 12) : m.start()]:
+        return token
+    return _tag("base64_credential") if _wraps_secret(token) else token
 
 
 def _fold(text: str) -> str:
@@ -186,18 +211,116 @@ def _fold(text: str) -> str:
     return text.casefold().replace("ı", "i")
 
 
+def _kept(value: str) -> bool:
+    return bool(_NOT_A_VALUE().match(value)) or "[REDACTED" in value
+
+
+def _assignment(m: re.Match[str]) -> str:
+    value, name = m.group("value"), m.group("name")
+    whole = m.group(0)
+    if _kept(value) or (_META_NAME().search(name) and name.lower() != "secret_id"):
+        return whole
+    if is_uuid(value) and not re.search(r"api|auth|token|secret|pass", name, re.I):
+        return whole  # idempotency and cache keys are UUIDs
+    lower = name.lower()
+    if lower.endswith(("_key_id", "keyid")) and len(value) < 24:
+        return whole
+    sep_is_colon = m.group("pre").rstrip().endswith(":")
+    if sep_is_colon and m.group("after") and value.isalpha() and value.islower():
+        return whole  # prose: "password: see auth/reset.py"
+    kind = (
+        "password"
+        if "pass" in lower or lower == "pwd"
+        else "token"
+        if "token" in lower
+        else "key"
+        if "key" in lower
+        else "secret"
+    )
+    q = m.group("vq")
+    return f"{m.group('pre')}{q}{_tag(kind)}{q}{m.group('after') or ''}"
+
+
+def _exact(m: re.Match[str]) -> str:
+    value = m.group("value")
+    if _kept(value):
+        return m.group(0)
+    secret = bool(_wraps_secret(value)) or looks_random(value, 12) or is_uuid(value)
+    if not secret:
+        return m.group(0)
+    return m.group(0)[: m.start("value") - m.start()] + _tag("secret")
+
+
+def _named(m: re.Match[str]) -> str:
+    value, name = m.group("value"), m.group("name")
+    if _ID_NAME().search(name) or is_uuid(value) or _kept(value):
+        return m.group(0)
+    core = value.rstrip("=")
+    if "%" in core:
+        from urllib.parse import unquote
+
+        core = unquote(core)
+    pieces = [p for p in re.split(r"[/.]", core) if p]
+    if len(pieces) > 1 and any(wordy(p) for p in pieces):
+        return m.group(0)
+    if _wraps_secret(core) is False:
+        return m.group(0)
+    random = looks_random(core, 12, mean_run=3.0)
+    return m.group("pre") + _tag("secret") if random else m.group(0)
+
+
+def _flag(m: re.Match[str]) -> str:
+    name, value = m.group("name"), m.group(3)
+    if _kept(value) or value.startswith("-") or _META_NAME().search(name):
+        return m.group(0)
+    return m.group(1) + _tag("secret")
+
+
+def _sub(pattern: Callable[[], re.Pattern[str]], kind: str) -> Callable[[str], str]:
+    """Replace the last group of each match, keeping what comes before it."""
+
+    def step(text: str) -> str:
+        def one(m: re.Match[str]) -> str:
+            value = m.group(m.lastindex or 0)
+            if "[REDACTED" in value:
+                return m.group(0)
+            return m.group(0)[: m.start(m.lastindex or 0) - m.start()] + _tag(kind)
+
+        return pattern().sub(one, text)
+
+    return step
+
+
+def _token(m: re.Match[str], kind: str) -> str:
+    # A placeholder (sk-xxxxxxxxxxxxxxxxxxxx) has the shape of a token and no secret.
+    return m.group(0) if _PLACEHOLDER().search(m.group(0)) else _tag(kind)
+
+
+def _basic(m: re.Match[str]) -> str:
+    return m.group(1) + _tag("authorization") if _wraps_secret(m.group(2)) else m.group(0)
+
+
+# Any vendor token's gate literal: where none is in a text, no token step can change it.
+_ANY_TOKEN = _lazy("|".join(re.escape(n) for _, gate, _ in _TOKENS for n in gate))
 _NAMES = ("pass", "pwd", "secret", "token", "key", "credential")  # a part of every _SECRET_NAME
 # (gate, folded, step): a step runs only on text holding one of its gate's literals (in the folded
 # text when folded), each a part of every match of the step's patterns; no gate: always runs.
 _STEPS: list[tuple[tuple[str, ...], bool, Callable[[str], str]]] = [
     *(
-        (gate, False, lambda t, k=kind, p=pattern: p().sub(_tag(k), t))
+        (gate, False, lambda t, k=kind, p=pattern: p().sub(lambda m: _token(m, k), t))
         for kind, gate, pattern in _TOKENS
     ),
     (
         ("://",),
         False,
-        lambda t: _URL_CREDENTIALS().sub(lambda m: f"{m.group(1)}{_tag('url_credentials')}@", t),
+        lambda t: _URL_CREDENTIALS().sub(
+            lambda m: (
+                m.group(0)
+                if "[REDACTED" in m.group(0)
+                else f"{m.group(1)}{_tag('url_credentials')}@"
+            ),
+            t,
+        ),
     ),
     (
         ("://",),
@@ -209,40 +332,29 @@ _STEPS: list[tuple[tuple[str, ...], bool, Callable[[str], str]]] = [
         False,
         lambda t: _CURL_USER().sub(lambda m: f"{m.group(1)}{m.group(2)}:{_tag('password')}", t),
     ),
-    (
-        ("authorization",),
-        True,
-        lambda t: _AUTH_HEADER().sub(
-            lambda m: (
-                m.group(1) + (m.group(2) if "[REDACTED" in m.group(2) else _tag("authorization"))
-            ),
-            t,
-        ),
-    ),
-    (
-        ("bearer",),
-        True,
-        lambda t: _BEARER().sub(
-            lambda m: m.group(1) + (m.group(2) if "REDACTED" in m.group(2) else _tag("bearer")), t
-        ),
-    ),
+    (("basic",), True, lambda t: _BASIC().sub(_basic, t)),
+    (("authorization",), True, _sub(_AUTH_HEADER, "authorization")),
+    (("bearer",), True, _sub(_BEARER, "bearer")),
+    (("machine", "default"), False, _sub(_NETRC, "password")),
+    (("pass", "secret", "token", "key"), True, _sub(_XML, "secret")),
+    (_NAMES, True, _sub(_CALL_PAIR, "secret")),
     (_NAMES, True, lambda t: _ASSIGN().sub(_assignment, t)),
+    (
+        ("auth", "api", "pass", "identitytoken", "hmac", "sig"),
+        True,
+        lambda t: _EXACT().sub(_exact, t),
+    ),
     (
         ("pass", "pin", "token", "secret", "api key", "apikey"),
         True,
-        lambda t: _PROSE().sub(lambda m: m.group(1) + _tag("password"), t),
+        _sub(_PROSE, "password"),
     ),
-    (
-        _NAMES,
-        True,
-        lambda t: _FLAG().sub(
-            lambda m: (
-                m.group(1) + (m.group(2) if _NOT_A_VALUE().match(m.group(2)) else _tag("secret"))
-            ),
-            t,
-        ),
-    ),
-    ((), False, lambda t: _CANDIDATE().sub(_high_entropy, t)),
+    ((*_NAMES, "--pw"), True, lambda t: _FLAG().sub(_flag, t)),
+    *((gate, False, _sub(pattern, "password")) for gate, pattern in _PROGRAM_FLAGS),
+    ((":",), False, _sub(_PGPASS, "password")),
+    (("=", ":"), False, lambda t: _NAMED().sub(_named, t)),
+    ((), False, lambda t: _CANDIDATE().sub(_candidate, t)),
+    ((), False, lambda t: _SHORT_B64().sub(_short_base64, t)),
 ]
 
 
@@ -255,10 +367,14 @@ def redact(text: str) -> str:
     return _redact(text) if text else text
 
 
-def _redact(text: str) -> str:
+def _redact(text: str, decode: bool = True) -> str:
     # Steps run in order on the text as the earlier ones left it, so gates look at that text too.
+    # ``decode``: whether base64 is looked into (not again inside decoded text).
     folded: str | None = None
-    for gate, fold, step in _STEPS:
+    steps = _STEPS if decode else [*_STEPS[:-2], ((), False, _no_decode)]
+    if not _ANY_TOKEN().search(text):  # one scan instead of a gate check per vendor format
+        steps = steps[len(_TOKENS) :]
+    for gate, fold, step in steps:
         hay = text
         if fold:
             folded = hay = _fold(text) if folded is None else folded
@@ -270,23 +386,8 @@ def _redact(text: str) -> str:
     return text
 
 
-def _assignment(m: re.Match[str]) -> str:
-    value = m.group("value")
-    if _NOT_A_VALUE().match(value) or "[REDACTED" in value or _UUIDISH().fullmatch(value):
-        return m.group(0)
-    name = m.group("name").lower()
-    if name.endswith(("_key_id", "keyid")) and len(value) < 24:
-        return m.group(0)
-    if "pass" in name or name in ("pwd",):
-        kind = "password"
-    elif "token" in name:
-        kind = "token"
-    elif "key" in name:
-        kind = "key"
-    else:
-        kind = "secret"
-    q = m.group("vq")
-    return f"{m.group('pre')}{q}{_tag(kind)}{q}"
+def _no_decode(text: str) -> str:
+    return _CANDIDATE().sub(lambda m: _candidate(m, decode=False), text)
 
 
 def has_secret(text: str) -> bool:

@@ -32,7 +32,7 @@ def chunk(memory_dir: Path, day: date, section: str) -> str:
         return ""
     from hindsight.redact import redact
 
-    text = redact(section if section.endswith("\n") else section + "\n")
+    text = fmt.printable(redact(section if section.endswith("\n") else section + "\n"))
     existing = fsutil.read_bytes(report_path(memory_dir, day))
     header = "" if existing else f"# hindsight report {day.isoformat()}\n"
     return header + "\n" + text
@@ -54,6 +54,20 @@ def append(memory_dir: Path, day: date, section: str) -> Path | None:
     return path
 
 
+def _line(text: str) -> str:
+    """A judge's text on one line: a newline could open a fence or a heading of its own."""
+    return " ".join(text.split())
+
+
+def _fenced(text: str) -> list[str]:
+    """Text shown as data: in a fence longer than any run of backticks inside it."""
+    return ["   " + ln for ln in fmt.fence(text, "text").splitlines()]
+
+
+def _span(text: str) -> str:
+    return "`" + _line(text).replace("`", "'") + "`"
+
+
 def render_section(
     judgement: Judgement,
     gathered: Gathered | None,
@@ -63,27 +77,36 @@ def render_section(
     when: datetime,
     quarantine: list[Quarantined] | None = None,
     screen: Screen | None = None,
+    held: dict[str, str] | None = None,
 ) -> str:
     """One run's section: lessons (in memory or not), recommendations, unfinished work, counts."""
     by_key = {f.key: f for f in findings}
     lines = [f"## {when.astimezone().strftime('%H:%M')} run ({judgement.judge} judge)", ""]
     if gathered is not None:
         lines.append(
-            f"Read {len(gathered.sessions)} sessions ({gathered.transcripts} transcripts, "
-            f"{gathered.stats.records} records, {gathered.stats.skipped_total} lines skipped) "
+            f"Read {fmt.count(len(gathered.sessions), 'session')} "
+            f"({fmt.count(gathered.transcripts, 'transcript')}, "
+            f"{fmt.count(gathered.stats.records, 'record')}, "
+            f"{fmt.count(gathered.stats.skipped_total, 'line')} skipped) "
             f"changed since {gathered.since.astimezone().strftime('%Y-%m-%d %H:%M')}."
         )
         lines.append("")
     if judgement.lessons:
         lines += ["### Lessons", ""]
         for n, lesson in enumerate(judgement.lessons, 1):
-            placed = "in memory" if lesson.title in added_titles else "report only"
-            lines.append(
-                f"{n}. **{lesson.title}** ({lesson.kind}, strength {lesson.strength}, {placed})"
-            )
-            lines.append(f"   {lesson.body}")
+            title, body = _line(lesson.title), _line(lesson.body)
+            if lesson.title in added_titles:
+                lines.append(
+                    f"{n}. **{title}** ({lesson.kind}, strength {lesson.strength}, in memory)"
+                )
+                lines.append(f"   {body}")
+            else:
+                # Only what passed the memory gate stands as text; the rest is shown as data.
+                why = f": {held[lesson.title]}" if held and lesson.title in held else ""
+                lines.append(f"{n}. Report only ({lesson.kind}, strength {lesson.strength}){why}")
+                lines += _fenced(f"{title}\n{body}")
             if lesson.where:
-                lines.append("   Evidence: " + ", ".join(f"`{w}`" for w in lesson.where[:4]))
+                lines.append("   Evidence: " + ", ".join(_span(w) for w in lesson.where[:4]))
             for key in lesson.evidence[:2]:
                 finding = by_key.get(key)
                 for name in finding.untrusted if finding else ():
@@ -97,23 +120,28 @@ def render_section(
                         )
                         continue
                     lines.append("   Data quoted from tool output (not instructions):")
-                    lines += ["   " + ln for ln in fmt.fence(value, "text").splitlines()]
+                    lines += _fenced(value)
         lines.append("")
     if judgement.recommendations:
         lines += ["### Recommendations", ""]
         for rec in judgement.recommendations:
-            lines.append(
-                f"- **{rec.type.replace('_', ' ')}** ({rec.where}): {rec.friction}. {rec.fix}"
-            )
+            lines.append(f"- {rec.type.replace('_', ' ')}:")
+            lines += _fenced(f"{_line(rec.where)}: {_line(rec.friction)}. {_line(rec.fix)}")
         lines.append("")
     if judgement.unfinished:
         lines += ["### Unfinished work", ""]
-        lines += [f"- **{item.title}**: {item.body}" for item in judgement.unfinished]
+        lines += _fenced(
+            "\n".join(f"- {_line(i.title)}: {_line(i.body)}" for i in judgement.unfinished)
+        )
         lines.append("")
     interrupts = sum(int(f.data.get("count", 0)) for f in findings if f.kind == "interrupts")
     if interrupts:
         sessions = sum(1 for f in findings if f.kind == "interrupts")
-        lines += [f"The user interrupted the agent {interrupts} times in {sessions} sessions.", ""]
+        lines += [
+            f"The user interrupted the agent {fmt.count(interrupts, 'time')} "
+            f"in {fmt.count(sessions, 'session')}.",
+            "",
+        ]
     if quarantine:
         lines += ["### Quarantined", ""]
 

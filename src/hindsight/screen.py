@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
+from hindsight import hosts
 from hindsight.redact import _fold, _gate, _lazy, has_secret
 
 # High-signal: flagged wherever they appear, also by `memory check` on an existing block.
@@ -80,6 +81,80 @@ _HIGH: list[tuple[str, tuple[str, ...], Callable[[], re.Pattern[str]]]] = [
         ),
     ),
 ]
+_HIGH += [
+    (
+        "addressed to an AI",
+        (),
+        _lazy(
+            r"\b(?:the |an? )?(?:ai|assistant|agent|claude|llm|model|copilot)s?\b[^.\n]{0,20}?\b(?:should|must|"
+            r"needs? to|has to|is to|is expected to|will now)\b",
+            re.I,
+        ),
+    ),
+    (
+        "overrides instructions",
+        (),
+        _lazy(
+            # es, fr, de, pt, it, ru, zh, ja, ko: "ignore / forget the previous instructions"
+            r"\bignor(?:a|e|ez|ar|ieren?|iere|are)\b.{0,40}\b(?:instrucci|instruction|anweisung|instru[çc]|istruzion|regeln|r[eè]gles|reglas)"
+            r"|\b(?:olvida|oublie[zr]?|vergiss|esque[çc]a|dimentica)\b.{0,40}\b(?:instrucci|instruction|anweisung|instru[çc]|istruzion)"
+            r"|игнорир|забудь|忽略|无视|無視|무시",
+            re.I,
+        ),
+    ),
+    (
+        "writes to memory",
+        (),
+        _lazy(
+            r"\b(?:a(?:ñade|gregue|ggiungi|dicione)|ajoute[zr]?|f[üu]ge|speichere?|guarda|salva|enregistre[zr]?)\b.{0,40}"
+            r"\b(?:memoria|m[ée]moire|ged[äa]chtnis|speicher|mem[óo]ria)\b|\b(?:memoria|m[ée]moire|mem[óo]ria)\b"
+            r"|в память|запомни|写入记忆|记住|記憶して|メモリ|기억|메모리",
+            re.I,
+        ),
+    ),
+    (
+        "markdown that loads a URL",
+        (),
+        _lazy(
+            r"!\[[^\]\n]*\]\(|\[[^\]\n]*\]\(\s*(?:[a-z]+:|//)|<\s*(?:img|iframe|script|link|a)\b"
+            r"|\bjavascript:|\bdata:[a-z]+/[a-z]",
+            re.I,
+        ),
+    ),
+    (
+        "encoded or evaluated text",
+        (),
+        _lazy(
+            r"%[0-9a-f]{2}(?:%[0-9a-f]{2}){3,}|\bb(?:64|32|16)decode\b|\batob\s*\(|\bopenssl\s+(?:base64|enc)\b"
+            r"|\\[0-7]{3}(?:\\[0-7]{3}){3,}|\\u[0-9a-f]{4}(?:\\u[0-9a-f]{4}){3,}|\bcodecs\.decode\b|\brot-?13\b"
+            r"|\b(?:eval|exec)\s*\(|\bxxd\s+-r\b|\bdecode and (?:run|obey|follow|execute)\b",
+            re.I,
+        ),
+    ),
+    (
+        "destructive or unsafe command",
+        (),
+        _lazy(
+            r"\bfind\s+\S+.*\s-delete\b|\bgit\s+push\b[^\n;|&]*\s\+[\w/]|\bgit\s+push\b[^\n;|&]*--force"
+            r"|\btruncate\s+-s\s*0|\bdocker\s+(?:system|volume|image)\s+prune\b|\bkubectl\s+delete\b"
+            r"|\bterraform\s+(?:destroy|apply\s+-auto-approve)|\brm\s+(?:-\w+\s+)*-[a-z]*r[a-z]*\s+(?:-\w+\s+)*-[a-z]*f"
+            r"|\brm\s+(?:-\w+\s+)*-[a-z]*f[a-z]*\s+(?:-\w+\s+)*-[a-z]*r|\brm\s+--recursive|\bshred\b|--no-preserve-root"
+            r"|\bchmod\s+(?:-R\s+)?0?00\b|\bcrontab\s+-r\b|\bhistory\s+-c\b|\biptables\s+-F|\bsetenforce\s+0"
+            r"|\bdelete\s+from\s+\w+\s*(?:;|$)|\bgit\s+filter-branch\b|--no-verify\b|\bNODE_TLS_REJECT_UNAUTHORIZED\s*=\s*0"
+            r"|--unsafe-perm\b|--trusted-host\b|-insecure\b|--insecure\b|\bsudo\s+pip\b|\bnpm\s+unpublish\b"
+            r"|\bgh\s+repo\s+delete\b|\bs3\s+rm\b.*--recursive|\bdrop\s+(?:table|database)\b|\bkill\s+-9\s+-1\b"
+            r"|\bskip[- ]ci\b|\[skip ci\]|\bdisable\b.{0,20}\b(?:hooks?|sandbox|review|tests?|lint|ci|checks?|verification)\b",
+            re.I,
+        ),
+    ),
+]
+# Shapes of a memory entry or of hindsight's markers inside a lesson: a fake entry carried in a
+# real one. Not for `memory check`, whose lines are entries.
+_ENTRY = _lazy(
+    r"\n\s*[-*+]\s|\n\s*#|<!--|-->|hindsight:(?:start|end)|^\s*-\s+\*\*|\*\*\s*\(\d{4}-\d{2}-\d{2}\)"
+    r"|\[(?:trap|fix|slow|search|preference|decision|reference|unfinished)\]",
+    re.I,
+)
 # Instruction words: flagged only in text that did not come from the user or the agent's commands.
 _CONTEXT: list[tuple[str, tuple[str, ...], Callable[[], re.Pattern[str]]]] = [
     (
@@ -99,13 +174,83 @@ _CONTEXT: list[tuple[str, tuple[str, ...], Callable[[], re.Pattern[str]]]] = [
             re.I,
         ),
     ),
+    (
+        "instruction word",
+        (),
+        _lazy(
+            # Polite phrasing with no trigger word, and the common instruction words of es, fr,
+            # de, pt, it, ru, zh, ja, ko.
+            r"\b(?:please|kindly|would appreciate|it is customary|standard practice|recommended (?:workflow|practice|way)"
+            r"|going forward|next time|be sure to|don'?t forget|(?:team|maintainers|owners?) (?:prefers?|wants?|expects?)"
+            r"|it would be (?:best|better|great)|consider (?:mailing|sending|posting|uploading|running|using)"
+            r"|should (?:always|never|be|carry|use|run|skip)|instead of asking|without (?:asking|review|approval)"
+            r"|a partir de (?:ahora|agora)|siempre|nunca|à partir de maintenant|d[ée]sormais|toujours|jamais"
+            r"|ab jetzt|von nun an|immer|niemals|sempre|d'ora in poi|отныне|всегда|никогда|с этого момента)\b"
+            r"|总是|永远|从现在起|以后都|常に|今後|必ず|항상|앞으로|절대",
+            re.I,
+        ),
+    ),
+    # A URL that carries data in its query: fine in the agent's own command, not elsewhere.
+    ("URL carrying data", ("//",), _lazy(r"//\S+\?\S*=")),
 ]
-_HOST = _lazy(
-    r"\b(?:https?|ftp|wss?)://([A-Za-z0-9.\-]+)|\b((?:\d{1,3}\.){3}\d{1,3})\b"
-    r"|\b((?:[a-z0-9\-]+\.)+(?:com|net|org|io|dev|sh|xyz|ru|cn|top|info|biz|co|me|app|site|online|tk))\b",
-    re.I,
-)
 _SEGMENT = _lazy(r"`[^`]+`|\"[^\"]+\"|'[^'\s][^']*'")
+
+
+# Latin look-alikes of Cyrillic and Greek letters (NFKC leaves them alone): folded before screening.
+_CONFUSABLES = str.maketrans(
+    "АВЕКМНОРСТХаеорсхуіјѕԁɡΑΒΕΖΗΙΚΜΝΟΡΤΥΧαοιυνρκ",
+    "ABEKMHOPCTXaeopcxyijsdgABEZHIKMNOPTYXaoiuvpk",
+)
+_ROT13 = str.maketrans(
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz",
+    "NOPQRSTUVWXYZABCDEFGHIJKLMnopqrstuvwxyzabcdefghijklm",
+)
+_B64 = _lazy(r"[A-Za-z0-9+/]{16,}={0,2}|[A-Za-z0-9_\-]{16,}")
+
+
+def normalize(text: str) -> str:
+    """Text as a reader sees it: NFKC (fullwidth and mathematical letters to plain ones), format
+    characters (zero-width, bidi controls, soft hyphen, tags) removed, look-alikes folded."""
+    import unicodedata
+
+    text = unicodedata.normalize("NFKC", text)
+    if not text.isascii():
+        text = "".join(c for c in text if unicodedata.category(c) != "Cf")
+        text = text.translate(_CONFUSABLES)
+    return text
+
+
+def _decoded(text: str) -> list[str]:
+    """What an encoded part of ``text`` says: URL-decoded, rot13, base64 blobs decoded."""
+    out = []
+    if "%" in text:
+        from urllib.parse import unquote
+
+        out.append(unquote(text))
+    out.append(text.translate(_ROT13))
+    import base64
+    import binascii
+
+    for blob in _B64().findall(text):
+        padded = blob + "=" * (-len(blob) % 4)
+        try:
+            raw = base64.b64decode(padded.replace("-", "+").replace("_", "/"), validate=True)
+            decoded = raw.decode("utf-8")
+        except (binascii.Error, ValueError):
+            continue
+        if decoded.isprintable():
+            out.append(decoded)
+    return out
+
+
+def _variants(text: str) -> list[str]:
+    """The text and what it also says: separators as spaces (file names hide words behind them)
+    and its decoded forms."""
+    base = normalize(text)
+    out = [base]
+    if "_" in base or "-" in base:
+        out.append(base.replace("_", " ").replace("-", " "))
+    return out + [normalize(d) for d in _decoded(base)]
 
 
 def _high(variant: str) -> str | None:
@@ -118,7 +263,10 @@ def _high(variant: str) -> str | None:
 
 
 def _norm(text: str) -> str:
-    return " ".join(text.casefold().replace("…", "").split())
+    # Quotes dropped: a judge names a command as the shell split it (``shell.short``).
+    # NFKC spells a clipping ellipsis as three dots.
+    folded = text.casefold().replace("…", "").replace("...", "").replace("'", "").replace('"', "")
+    return " ".join(folded.split())
 
 
 class Screen:
@@ -132,12 +280,25 @@ class Screen:
     def __init__(
         self, trusted: Iterable[str] = (), host_known: Callable[[str], bool] | None = None
     ) -> None:
-        self.trusted = [_norm(t) for t in trusted if t]
+        self._raw = [t for t in trusted if t]
+        self.trusted = [_norm(t) for t in self._raw]
         self.host_known = host_known or (lambda host: False)
+        self._redacted: list[str] | None = None
 
     def _is_trusted(self, fragment: str) -> bool:
         frag = _norm(fragment.strip("`\"' "))
-        return bool(frag) and any(frag in t for t in self.trusted)
+        if not frag:
+            return False
+        if any(frag in t for t in self.trusted):
+            return True
+        if "[redacted" not in frag:
+            return False
+        # A lesson quotes the command redacted: compare with the trusted texts redacted too.
+        if self._redacted is None:
+            from hindsight.redact import redact
+
+            self._redacted = [_norm(redact(t)) for t in self._raw]
+        return any(frag in t for t in self._redacted)
 
     def _segment_of(self, text: str, start: int, end: int) -> str | None:
         for seg in _SEGMENT().finditer(text):
@@ -148,17 +309,22 @@ class Screen:
     def check(self, text: str, *, memory: bool = True) -> str | None:
         """The reason ``text`` must not reach memory, or None.
 
-        High-signal patterns are never excused, so `memory check` passes on whatever hindsight
-        writes; instruction words and hosts pass when they stand in the user's or agent's own text.
+        Screened after normalization and in its decoded forms. High-signal patterns are never
+        excused, so `memory check` passes on whatever hindsight writes; instruction words and hosts
+        pass when they stand in the user's or agent's own text.
         """
         if has_secret(text):
             return "holds a secret"
-        # File names hide words behind underscores: screen them with the underscores as spaces too.
-        variants = (text, text.replace("_", " ")) if "_" in text else (text,)
-        for variant in variants:
+        if _ENTRY().search(normalize(text)):
+            return "carries the shape of a memory entry or marker"
+        variants = _variants(text)
+        for n, variant in enumerate(variants):
             high = _high(variant)
             if high is not None:
-                return high
+                return high if n < 2 else f"{high} (encoded)"
+            if n > 0:
+                continue  # the other readings get the high-signal patterns only: an instruction
+                # word is excused by a trusted quote, and a decoded text quotes nothing
             folded = _fold(variant)
             for name, gate, pattern in _CONTEXT:
                 if not _gate(gate, folded):
@@ -167,14 +333,13 @@ class Screen:
                     segment = self._segment_of(variant, hit.start(), hit.end())
                     if segment is None or not self._is_trusted(segment):
                         return name
-        for hit in _HOST().finditer(text) if memory else ():
-            host = next(g for g in hit.groups() if g).casefold().rstrip(".")
+        for host in hosts.find(variants[0]) if memory else ():
             if host in ("localhost", "127.0.0.1", "example.com") or any(
-                host in t for t in self.trusted
+                host in hosts.find(t) for t in self.trusted if host in t
             ):
                 continue
             if not self.host_known(host):
-                return f"names a host not seen in the repo ({host})"
+                return "names a host not seen in the repo"
         return None
 
 
@@ -182,7 +347,7 @@ def check_entry(text: str) -> str | None:
     """High-signal problems of a memory entry already written (for `memory check`)."""
     if has_secret(text):
         return "holds a secret"
-    for variant in (text, text.replace("_", " ")):
+    for variant in _variants(text):
         high = _high(variant)
         if high is not None:
             return f"instruction-like: {high}"

@@ -22,8 +22,29 @@ ERROR = "error"
 REJECTED = "rejected"  # the user refused the call
 INTERRUPTED = "interrupted"
 BACKGROUND = "background"  # outlived its timeout, moved to the background
-BLOCKED = "blocked"  # refused by the harness or a hook
+BLOCKED = "blocked"  # refused before it ran: a hook, a permission rule, a classifier (refused_by)
+TIMEOUT = "timeout"  # killed by the harness's time limit: not a verdict on the command itself
 PENDING = "pending"  # no result in the transcript (session ended or still running)
+
+# Who refused a BLOCKED call.
+BY_HOOK = "hook"  # a PreToolUse hook of the user's
+BY_PERMISSION = (
+    "permission"  # the user's permission settings, or a directory outside the allowed ones
+)
+BY_CLASSIFIER = "classifier"  # the auto-mode safety classifier
+BY_HARNESS = "harness"  # the agent's own rules ("Blocked: sleep 65 ...")
+
+# Agent-neutral tool kinds (ToolCall.kind): detectors ask these, never an agent's tool names.
+SHELL = "shell"
+READ = "read"
+EDIT = "edit"
+SEARCH = "search"
+FETCH = "fetch"
+SKILL = "skill"
+TODO = "todo"
+AGENT = "agent"  # a subagent started (Task / Agent)
+OTHER = "other"
+USER_SHELL_TOOL = "!"  # ToolCall.name of a command the user typed with ! in the prompt
 
 SEARCH_TOOLS = frozenset(
     {"Grep", "Glob", "LS", "grep_search", "glob", "search_file_content", "list_directory"}
@@ -35,6 +56,22 @@ READ_TOOLS = frozenset({"Read", "NotebookRead", "read_file", "read_many_files"})
 EDIT_TOOLS = frozenset(
     {"Edit", "MultiEdit", "Write", "NotebookEdit", "apply_patch", "replace", "write_file"}
 )
+_KINDS = {
+    **dict.fromkeys(SEARCH_TOOLS, SEARCH),
+    **dict.fromkeys(SHELL_TOOLS, SHELL),
+    **dict.fromkeys(READ_TOOLS, READ),
+    **dict.fromkeys(EDIT_TOOLS, EDIT),
+    **dict.fromkeys(("WebFetch", "web_fetch"), FETCH),
+    **dict.fromkeys(("WebSearch", "google_web_search", "web_search"), SEARCH),
+    **dict.fromkeys(("Skill", "SlashCommand"), SKILL),
+    **dict.fromkeys(("TodoWrite", "TaskCreate", "TaskUpdate", "write_todos"), TODO),
+    **dict.fromkeys(("Task", "Agent"), AGENT),
+    USER_SHELL_TOOL: SHELL,
+}
+
+
+def tool_kind(name: str) -> str:
+    return _KINDS.get(name, OTHER)
 
 
 class Where(Record):
@@ -63,6 +100,9 @@ class ToolCall(Record):
         "duration_s",
         "result_at",
         "result_ts",
+        "kind",
+        "refused_by",
+        "by_user",
     )
     id: str
     name: str
@@ -76,6 +116,9 @@ class ToolCall(Record):
     duration_s: float | None
     result_at: Where | None
     result_ts: datetime | None
+    kind: str  # agent-neutral: shell/read/edit/search/fetch/skill/todo/agent/other
+    refused_by: str | None  # BY_HOOK / BY_PERMISSION / BY_CLASSIFIER / BY_HARNESS when BLOCKED
+    by_user: bool  # typed by the user (! in the prompt): trusted, and a fix he ran counts
 
     def __init__(
         self,
@@ -91,6 +134,7 @@ class ToolCall(Record):
         duration_s: float | None = None,
         result_at: Where | None = None,
         result_ts: datetime | None = None,
+        by_user: bool = False,
     ) -> None:
         self.id = id
         self.name = name
@@ -104,6 +148,27 @@ class ToolCall(Record):
         self.duration_s = duration_s
         self.result_at = result_at
         self.result_ts = result_ts
+        self.by_user = by_user
+        self.kind = _KINDS.get(name, OTHER)
+        self.refused_by = None
+
+    # Agent-neutral views of the input, made when asked (most calls are never asked).
+    @property
+    def paths(self) -> list[str]:
+        """Files the call reads or writes, as the agent wrote them."""
+        return _input_paths(self.input)
+
+    @property
+    def url(self) -> str | None:
+        """A fetch's address."""
+        url = self.input.get("url")
+        return url if isinstance(url, str) else None
+
+    @property
+    def query(self) -> str | None:
+        """What a search looked for: a pattern, a web query."""
+        query = self.input.get("query") or self.input.get("pattern")
+        return query if isinstance(query, str) and self.kind == SEARCH else None
 
     @property
     def is_shell(self) -> bool:
@@ -111,9 +176,25 @@ class ToolCall(Record):
 
     @property
     def failed(self) -> bool:
-        return self.status in (ERROR, BLOCKED) or (
+        """Did not do its job: it failed, was refused or ran out of time."""
+        return self.status in (ERROR, BLOCKED, TIMEOUT) or (
             self.exit_code not in (None, 0) and not self.interpretation
         )
+
+    @property
+    def failed_on_its_own(self) -> bool:
+        """A shell command that ran and failed, exit code known or not (older versions wrote only
+        the output and an error flag): not refused, not timed out, not a benign exit."""
+        return self.is_shell and self.status == ERROR and self.exit_code != 0
+
+
+def _input_paths(tool_input: dict[str, object]) -> list[str]:
+    out = []
+    for key in ("file_path", "notebook_path", "path"):
+        value = tool_input.get(key)
+        if isinstance(value, str) and value:
+            out.append(value)
+    return out
 
 
 class Event(Record):
@@ -151,17 +232,21 @@ class Event(Record):
 class ReadStats(Record):
     """What a reader saw: records used, and lines it could not use, by reason."""
 
-    _fields = __slots__ = ("records", "skipped", "files_unreadable")
+    _fields = __slots__ = ("records", "skipped", "files_unreadable", "copies")
 
     def __init__(
         self,
         records: int = 0,
         skipped: Counter[str] | None = None,
         files_unreadable: int = 0,
+        copies: int = 0,
     ) -> None:
         self.records = records
         self.skipped: Counter[str] = Counter() if skipped is None else skipped
         self.files_unreadable = files_unreadable
+        # Records (or calls) already read: copied into a resumed session, or rewritten by a
+        # rewind. Used, counted once, never skipped as unreadable.
+        self.copies = copies
 
     @property
     def skipped_total(self) -> int:
@@ -171,6 +256,7 @@ class ReadStats(Record):
         self.records += other.records
         self.skipped.update(other.skipped)
         self.files_unreadable += other.files_unreadable
+        self.copies += other.copies
 
 
 class Session(Record):
@@ -185,6 +271,8 @@ class Session(Record):
         "subagent_files",
         "stats",
         "file_stats",
+        "title",
+        "agent_name",
     )
     __slots__ = (*_fields, "streams")
 
@@ -207,6 +295,10 @@ class Session(Record):
         self.subagent_files: list[Path] = []
         self.stats = ReadStats()
         self.file_stats: dict[Path, ReadStats] = {}
+        # What the agent or the user named the session (ai-title, custom-title: the user's wins)
+        # and the agent's name (agent-name): the agent's words, for the report only.
+        self.title: str | None = None
+        self.agent_name: str | None = None
         # Events split by agent, made once by detect.streams for every detector to share.
         self.streams: list[list[Event]] | None = None
 
@@ -235,6 +327,20 @@ class Session(Record):
         ]
         return lists[-1] if lists else []
 
+    def todo_states(self) -> dict[str, str]:
+        """Each todo of the main agent (by its content) and the last status it had in this session,
+        in the order they first appeared; a todo dropped from a later list keeps its last status."""
+        states: dict[str, str] = {}
+        for event in self.events:
+            if event.kind == TODOS and event.todos is not None and event.subagent is None:
+                for todo in event.todos:
+                    states[todo.get("content", "")] = todo.get("status", "")
+        return states
+
+    def user_commands(self) -> list[ToolCall]:
+        """Shell commands the user typed himself (! in the prompt), in time order."""
+        return [t for t in self.tools() if t.by_user]
+
     def files_read(self) -> list[str]:
         return _paths(self, READ_TOOLS)
 
@@ -258,6 +364,23 @@ class Session(Record):
         return found
 
 
+def completed_later(session: Session, sessions: list[Session]) -> set[str]:
+    """Contents of todos that a session started after ``session`` marked completed: work left open
+    at the end of one session and finished in a later one is not unfinished."""
+    start = session.started
+    done: set[str] = set()
+    if start is None:
+        return done
+    for other in sessions:
+        if other is session:
+            continue
+        completed = [c for c, status in other.todo_states().items() if status == "completed"]
+        later = other.started if completed else None  # a min over events: only when it matters
+        if later is not None and later > start:
+            done.update(completed)
+    return done
+
+
 def _paths(session: Session, names: frozenset[str]) -> list[str]:
     out: list[str] = []
     for t in session.tools():
@@ -271,9 +394,14 @@ def _paths(session: Session, names: frozenset[str]) -> list[str]:
 _SEARCH_PROGRAMS = frozenset({"grep", "rg", "find", "ls", "fd", "ag", "ack", "locate", "tree"})
 
 
-def is_search_command(command: str) -> bool:
-    """A shell command whose job is looking for something (first program of the pipeline)."""
-    words = command.strip().split()
+def first_program(command: str) -> str:
+    """The program a command line starts with, past ``VAR=x``, sudo, env, time and command."""
+    words = command.split()
     while words and ("=" in words[0] or words[0] in {"sudo", "env", "time", "command"}):
         words = words[1:]
-    return bool(words) and words[0].rsplit("/", 1)[-1] in _SEARCH_PROGRAMS
+    return words[0].rsplit("/", 1)[-1] if words else ""
+
+
+def is_search_command(command: str) -> bool:
+    """A shell command whose job is looking for something (first program of the pipeline)."""
+    return first_program(command) in _SEARCH_PROGRAMS

@@ -21,13 +21,26 @@ STATE_VERSION = 1
 
 
 class State(Record):
-    _fields = ("last_scan", "scan_started", "reported", "last_run", "scan_since", "recovered")
+    _fields = (
+        "last_scan",
+        "scan_started",
+        "reported",
+        "last_run",
+        "scan_since",
+        "recovered",
+        "horizon",
+        "files",
+        "scan_files",
+    )
     last_scan: datetime | None
     scan_started: datetime | None
     reported: set[str]
     last_run: dict[str, Any]
     scan_since: datetime | None  # the window start of the scan waiting for commit
     recovered: bool  # loaded in place of a corrupt file (kept aside when saved)
+    horizon: datetime | None  # files never read count when changed after it (discover.py)
+    files: dict[str, tuple[int, float]]  # file key -> (size, mtime) when last read through
+    scan_files: dict[str, tuple[int, float]]  # what the scan waiting for commit read
 
     def __init__(
         self,
@@ -37,6 +50,9 @@ class State(Record):
         last_run: dict[str, Any] | None = None,
         scan_since: datetime | None = None,
         recovered: bool = False,
+        horizon: datetime | None = None,
+        files: dict[str, tuple[int, float]] | None = None,
+        scan_files: dict[str, tuple[int, float]] | None = None,
     ) -> None:
         self.last_scan = last_scan
         self.scan_started = scan_started
@@ -44,6 +60,9 @@ class State(Record):
         self.last_run = {} if last_run is None else last_run
         self.scan_since = scan_since
         self.recovered = recovered
+        self.horizon = horizon
+        self.files = {} if files is None else files
+        self.scan_files = {} if scan_files is None else scan_files
 
     def to_json(self) -> bytes:
         doc = {
@@ -51,6 +70,9 @@ class State(Record):
             "last_scan": iso(self.last_scan) if self.last_scan else None,
             "scan_started": iso(self.scan_started) if self.scan_started else None,
             "scan_since": iso(self.scan_since) if self.scan_since else None,
+            "horizon": iso(self.horizon) if self.horizon else None,
+            "files": {k: list(v) for k, v in sorted(self.files.items())},
+            "scan_files": {k: list(v) for k, v in sorted(self.scan_files.items())},
             "reported": sorted(self.reported),
             "last_run": redact_json(self.last_run),
         }
@@ -94,6 +116,9 @@ def load(memory_dir: Path, *, tolerate_corrupt: bool = False) -> State:
             scan_since=_time(doc.get("scan_since")),
             reported=set(reported),
             last_run=last_run,
+            horizon=_time(doc.get("horizon")),
+            files=_files(doc.get("files")),
+            scan_files=_files(doc.get("scan_files")),
         )
     except (orjson.JSONDecodeError, ValueError, TypeError) as exc:
         if tolerate_corrupt:
@@ -105,13 +130,43 @@ def update(saved: State, fields: dict[str, Any]) -> None:
     """Set the fields a transaction carries (ISO times as text, as in the journal)."""
     if "scan_started" in fields:
         saved.scan_started = _time(fields["scan_started"])
+    if "scan_since" in fields:
+        saved.scan_since = _time(fields["scan_since"])
+    if "scan_files" in fields:
+        saved.scan_files = _files(fields["scan_files"])
     commit = _time(fields.get("commit"))
     if commit is not None:
-        # The watermark only moves forward, to the scan's start (what changed meanwhile is read
-        # again next time), and no scan is left waiting.
-        if saved.last_scan is None or commit > saved.last_scan:
-            saved.last_scan = commit
-        saved.scan_started = None
+        commit_files(saved, commit, _files(fields.get("files")), _time(fields.get("horizon")))
+
+
+def commit_files(
+    saved: State,
+    start: datetime,
+    files: dict[str, tuple[int, float]],
+    horizon: datetime | None,
+) -> None:
+    """Record the files a scan read through, keep the first horizon, move the watermark (shown
+    by `status`) forward to the scan's start, and leave no scan waiting."""
+    saved.files.update(files)
+    if saved.horizon is None:
+        saved.horizon = horizon
+    if saved.last_scan is None or start > saved.last_scan:
+        saved.last_scan = start
+    saved.scan_started = None
+    saved.scan_files = {}
+
+
+def _files(value: object) -> dict[str, tuple[int, float]]:
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise ValueError("'files' is not an object")
+    out: dict[str, tuple[int, float]] = {}
+    for key, pair in value.items():
+        if not (isinstance(pair, list | tuple) and len(pair) == 2):
+            raise ValueError(f"progress of {key!r} is not [size, mtime]")
+        out[str(key)] = (int(pair[0]), float(pair[1]))
+    return out
 
 
 def _time(value: object) -> datetime | None:

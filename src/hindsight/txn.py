@@ -24,7 +24,7 @@ from hindsight.errors import HindsightError
 from hindsight.record import Record
 
 if TYPE_CHECKING:
-    from hindsight.memory import AddResult
+    from hindsight.memory import AddResult, MemoryStore
 
 JOURNAL_VERSION = 1
 
@@ -70,10 +70,14 @@ class Intent(Record):
         self.state = {} if state is None else state
 
     @classmethod
-    def for_memory(cls, result: AddResult, day: date, **more: Any) -> Intent:
-        from hindsight.memory import archive_section, decode
+    def for_memory(cls, store: MemoryStore, result: AddResult, day: date, **more: Any) -> Intent:
+        from hindsight.memory import archive_section, decode, key_of_line
 
-        archive = decode(archive_section(result.pruned, day)) if result.pruned else ""
+        # A line already archived (an unlocked writer put back a copy it had read before our
+        # prune) leaves the block without being archived twice.
+        archived = store.archive_keys() if result.pruned else set()
+        moving = [line for line in result.pruned if key_of_line(line) not in archived]
+        archive = decode(archive_section(moving, day)) if moving else ""
         add = [e.line() for e in result.added]
         return cls(day, add, list(result.pruned), archive, **more)
 

@@ -41,7 +41,9 @@ def test_bash(tmp_path: Path) -> None:
             ]
         )
 
-    assert complete("hindsight", "s")[:4] == ["scan", "schema", "status", "selfcheck"]
+    # The line after the completions is `complete -p`'s: each of these is the only one.
+    assert complete("hindsight", "sel")[:2] == ["selfcheck", "complete"]
+    assert complete("hindsight", "sta")[:2] == ["status", "complete"]
     assert complete("hindsight", "memory", "p")[0] == "prune"
     assert complete("hindsight", "run", "--dr")[0] == "--dry-run"
     assert complete("hindsight", "completion", "")[:3] == ["bash", "zsh", "fish"]

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+import sys
 import time
 from pathlib import Path
+
+import pytest
 
 from conftest import install_recording, run_cli
 from hindsight.locate import claude_folder_name
@@ -47,9 +50,9 @@ def test_hook_merges_keeps_backs_up_and_is_idempotent(tmp_path: Path) -> None:
     )
     ends = merged["hooks"]["SessionEnd"]
     assert ends[0] == original["hooks"]["SessionEnd"][0] and len(ends) == 2
-    assert ends[1]["hooks"][0]["command"].endswith(
-        f"-m hindsight hook session-end --claude-home {home}"
-    )
+    # The installed script by its absolute path: works with hindsight off PATH.
+    script = Path(sys.executable).parent / "hindsight"
+    assert ends[1]["hooks"][0]["command"] == f"{script} hook session-end --claude-home {home}"
     backups = list(home.glob("settings.json.bak-*"))
     assert len(backups) == 1 and json.loads(backups[0].read_text()) == original
     again = run_cli("install", "--hook", "--claude-home", str(home), cwd=root)
@@ -93,3 +96,50 @@ def test_session_end_hook_returns_at_once_and_logs_the_run(tmp_path: Path) -> No
     assert lines[1].endswith("run ok: 6 sessions, 14 new lessons, 5 added to memory")
     status = run_cli("status", "--claude-home", str(home), cwd=root)
     assert "run ok: 6 sessions" in status.stdout
+
+
+def test_a_project_hook_names_no_path_of_this_user(tmp_path: Path) -> None:
+    root, _, home = install_recording(tmp_path)
+    done = run_cli("install", "--hook", "--scope", "project", "--claude-home", str(home), cwd=root)
+    assert done.returncode == 0, done.stderr
+    doc = json.loads((root / ".claude" / "settings.json").read_text())
+    command = doc["hooks"]["SessionEnd"][0]["hooks"][0]["command"]
+    assert command == f"hindsight hook session-end --claude-home {home}"
+    assert sys.prefix not in command
+
+
+def test_a_hook_never_points_into_a_package_runners_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """uvx and pipx run from a cache they clean: a hook there would fail at each session end."""
+    import argparse
+
+    from hindsight.commands import install
+    from hindsight.errors import HindsightError
+
+    cached = tmp_path / "home" / ".cache" / "uv" / "archive-v0" / "x1" / "bin"
+    cached.mkdir(parents=True)
+    (cached / "hindsight").write_text("#!/bin/sh\n")
+    monkeypatch.setattr(sys, "executable", str(cached / "python"))
+    monkeypatch.setenv("PATH", str(cached))
+    args = argparse.Namespace(scope="user", claude_home=None, memory_dir=None)
+    with pytest.raises(HindsightError, match="temporary cache"):
+        install.hook_command(args)
+    installed = tmp_path / "home" / ".local" / "bin"
+    installed.mkdir(parents=True)
+    (installed / "hindsight").write_text("#!/bin/sh\n")
+    (installed / "hindsight").chmod(0o755)
+    monkeypatch.setenv("PATH", f"{cached}:{installed}")
+    assert install.hook_command(args) == f"{installed}/hindsight hook session-end"
+
+
+def test_status_says_what_is_installed(tmp_path: Path) -> None:
+    root, _, home = install_recording(tmp_path)
+    before = run_cli("status", "--claude-home", str(home), cwd=root)
+    assert "hook       not installed ('hindsight install --hook')" in before.stdout
+    assert "skill      not installed ('hindsight install --skill')" in before.stdout
+    run_cli("install", "--hook", "--skill", "--claude-home", str(home), cwd=root)
+    after = run_cli("status", "--claude-home", str(home), cwd=root)
+    assert f"hook       {home}/settings.json\n" in after.stdout
+    assert f"skill      {home}/skills/hindsight/SKILL.md\n" in after.stdout
+    assert "no Claude Code home" not in after.stdout

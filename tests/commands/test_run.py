@@ -97,7 +97,11 @@ def test_watermark_is_the_scan_start_and_a_resumed_session_is_read_again(tmp_pat
     assert (memory / "MEMORY.md").read_bytes() == before
     assert report.read_bytes() == report_before  # earlier reports are never rewritten
     new = (memory / "hindsight" / "reports" / "2030-03-18.md").read_text()
-    assert "**`pytest -x` fails here (wrong path)**" in new
+    # Report-only lessons stand as data, in a fence: only what passed the memory gate is text.
+    assert (
+        "Report only (trap, strength 3)\n   ```text\n   `pytest -x` fails here (wrong path)\n"
+        in new
+    )
 
 
 def test_dry_run_writes_nothing(tmp_path: Path) -> None:
@@ -152,29 +156,36 @@ def test_corrupt_state_is_an_error_with_the_way_around(tmp_path: Path) -> None:
     assert (memory / "hindsight" / "state.json").read_text() == "{broken"
 
 
-def test_example_runs_anywhere(tmp_path: Path) -> None:
-    done = run_cli("run", "--example", "--json", cwd=tmp_path)
+def test_example_runs_anywhere_and_leaves_nothing_behind(tmp_path: Path) -> None:
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    done = run_cli("run", "--example", "--json", cwd=tmp_path, env={"TMPDIR": str(temp)})
     assert done.returncode == 0, done.stderr
     summary = json.loads(done.stdout)
     assert summary["sessions_read"] == 6 and summary["lessons_added"] == 5
-    assert Path(summary["memory"]).read_text().count("\n- **") == 5
+    text = run_cli("run", "--example", cwd=tmp_path, env={"TMPDIR": str(temp)})
+    assert text.returncode == 0 and text.stdout.count("\n- **") == 5
+    assert "(removed afterwards)" in text.stdout
+    assert list(temp.iterdir()) == []
 
 
-def test_unknown_judge_is_one_line(tmp_path: Path) -> None:
-    done = run_cli("run", "--judge", "oracle", "--repo", str(tmp_path))
-    assert done.returncode == 1 and "unknown judge 'oracle'" in done.stderr
+def test_unknown_judge_is_a_usage_error(tmp_path: Path) -> None:
+    done = run_cli("run", "--judge", "gpt", "--repo", str(tmp_path))
+    assert done.returncode == 2 and "unknown judge 'gpt'" in done.stderr
+    last = done.stderr.splitlines()[-1]
+    assert last.startswith("hindsight run: error: argument --judge: unknown judge 'gpt'")
 
 
 def test_a_repo_without_sessions_gets_no_folder(tmp_path: Path) -> None:
     repo, home = tmp_path / "repo", tmp_path / "home"
     repo.mkdir()
+    home.mkdir()
     done = run_cli("run", "--claude-home", str(home), cwd=repo)
     assert done.returncode == 0 and done.stdout.startswith("nothing to read")
-    assert not home.exists()
+    assert list(home.iterdir()) == []
     summary = json.loads(run_cli("run", "--json", "--claude-home", str(home), cwd=repo).stdout)
-    assert (
-        summary["sessions_read"] == 0 and summary["nothing_to_read"] is True and not home.exists()
-    )
+    assert summary["sessions_read"] == 0 and summary["nothing_to_read"] is True
+    assert list(home.iterdir()) == []
 
 
 def test_each_transcript_is_read_once_per_run(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]

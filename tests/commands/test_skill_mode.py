@@ -89,6 +89,7 @@ def test_apply_then_commit(tmp_path: Path) -> None:
         "duplicates_refused": 0,
         "pruned": 0,
         "quarantined": 0,
+        "held": 0,
         "report": None,
     }
     commit = cli(root, home, "commit")

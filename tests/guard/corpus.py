@@ -16,7 +16,9 @@ GHPAT = "github_pat_" + "11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyzABCDEFGHI
 GLPAT = "glpat-" + "xY9zAbCdEfGhIjKlMnOp"
 XOXB = "xoxb-" + "2361234567890-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx"
 XOXP = "xoxp-" + "2361234567890-2361234567891-2361234567892-0a1b2c3d4e5f60718293a4b5c6d7e8f9"
-SLACK_HOOK = "https://hooks.slack.com/services/" + "T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX"
+SLACK_HOOK = (
+    "https://hooks.slack.com/services/" + "T04AB1C2D3E/B05FG6H7J8K/q8Xm2Lr7Vw4Kt1Zn9Bc3Hy6P"
+)
 SK_LIVE = "sk_live_" + "51H8xYzAbCdEfGhIjKlMnOpQr"
 RK_TEST = "rk_test_" + "4eC39HqLyjWDarjtT1zdp7dc"
 OPENAI = "sk-proj-" + "Ab3dE5fG7hI9jK1lM3nO5pQ7rS9tU1vW3xY5zA7bC9dE1fG3"

@@ -93,9 +93,12 @@ def test_each_secret_really_travels_a_writing_path(tmp_path: Path, monkeypatch) 
     from conftest import session_from_records
     from hindsight import digest
     from hindsight import redact as guard
+    from hindsight.detect import shell
 
     monkeypatch.setattr(guard, "redact_json", lambda value: value)
+    monkeypatch.setattr(guard, "redact", lambda text: text)  # fmt.clip, shell.error_line
     monkeypatch.setattr(digest, "redact", lambda text: text)
+    shell.error_line.cache_clear()  # computed with redaction by earlier tests
 
     from hindsight.detect import run_all
     from hindsight.digest import _timeline
@@ -118,4 +121,5 @@ def test_each_secret_really_travels_a_writing_path(tmp_path: Path, monkeypatch) 
     ]
     # Three private keys and a token on the second line of an error never reach a written path at all
     # (only the first meaningful error line is quoted); every other secret does, and is redacted.
+    shell.error_line.cache_clear()
     assert len(hidden) == 4 and all("PRIVATE KEY" in line or "oauth2:" in line for line in hidden)

@@ -55,14 +55,18 @@ def test_the_claude_judge_with_the_real_cli(tmp_path: Path, claude: str) -> None
     from hindsight import example
 
     ex = example.install(tmp_path / "ex")
+    # A lesson reaches memory only citing a finding of the sessions (the trust gate): the first
+    # key of the digest the judge is sent, as a model would cite it.
+    digest = run_cli("digest", "--json", "--claude-home", str(ex.claude_home), cwd=ex.root)
+    key = json.loads(digest.stdout)["findings"][0]["key"]
     lessons = {
         "lessons": [
             {
-                "title": "Settings live in conf/settings.ini",
-                "body": "Read them there.",
-                "kind": "reference",
+                "title": "Run make check; make test does not exist",
+                "body": "The Makefile has no test target.",
+                "kind": "fix",
                 "strength": 4,
-                "evidence": [],
+                "evidence": [key],
                 "memory": True,
             }
         ]
@@ -81,9 +85,9 @@ def test_the_claude_judge_with_the_real_cli(tmp_path: Path, claude: str) -> None
             env=env,
         )
     assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout)["lessons_added"] == 1
+    assert json.loads(done.stdout)["lessons_added"] == 1, done.stdout
     memory = ex.claude_home / "projects" / claude_folder_name(str(ex.root)) / "memory" / "MEMORY.md"
-    assert "Settings live in conf/settings.ini" in memory.read_text()
+    assert "Run make check; make test does not exist" in memory.read_text()
     assert not list(
         (tmp_path / "judge-home").glob("projects/*/*.jsonl")
     )  # the judge left no transcript
@@ -108,6 +112,6 @@ def test_planted_traps_in_a_live_session_become_lessons(tmp_path: Path, claude: 
     block = Path(summary["memory"]).read_text()
     assert "- **`make test` has no target here; use `make check`** (" in block
     assert "- **`acme-lint` is not installed here** (" in block
-    assert "**`conf/deploy.yaml` does not exist** (trap, strength 2, report only)" in (
-        Path(summary["report"]).read_text()
-    )
+    report = Path(summary["report"]).read_text()
+    assert "3. Report only (trap, strength 2)\n" in report
+    assert "   `conf/deploy.yaml` does not exist" in report

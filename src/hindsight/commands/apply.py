@@ -11,6 +11,7 @@ import orjson
 from hindsight import lessons, pipeline, state
 from hindsight.context import Context
 from hindsight.errors import HindsightError
+from hindsight.fmt import count
 from hindsight.output import print_json
 
 
@@ -30,7 +31,12 @@ def run(args: argparse.Namespace) -> int:
     # re-read from the sessions the digest covered.
     saved = state.load(ctx.memory_dir)
     gathered = pipeline.gather(ctx, None, since_at=saved.scan_since) if saved.scan_since else None
-    applied = pipeline.apply(ctx, judgement, gathered=gathered)
+    # The findings map the judge's evidence keys back to sessions: the trust gate admits to memory
+    # only what the trusted evidence of the cited findings supports.
+    findings = pipeline.find(gathered) if gathered else []
+    applied = pipeline.apply(
+        ctx, judgement, gathered=gathered, findings=findings, max_new=args.max_new
+    )
     summary = {
         "lessons": len(applied.lessons),
         "already_reported": applied.already_reported,
@@ -38,15 +44,20 @@ def run(args: argparse.Namespace) -> int:
         "duplicates_refused": len(applied.memory.duplicates),
         "pruned": len(applied.memory.pruned),
         "quarantined": applied.quarantined,
+        "held": len(applied.held),
         "report": applied.report_path,
     }
     if args.json:
         print_json(summary)
     else:
         print(
-            f"{summary['lessons']} new lessons ({summary['already_reported']} reported before); memory: "
-            f"{summary['lessons_added']} added, {summary['duplicates_refused']} duplicates, {summary['pruned']} pruned"
+            f"{count(len(applied.lessons), 'new lesson')} ({summary['already_reported']} reported "
+            f"before); memory: {summary['lessons_added']} added, "
+            f"{summary['duplicates_refused']} duplicates, {summary['pruned']} pruned; "
+            f"{summary['quarantined']} quarantined"
         )
+        for item in applied.quarantine:
+            print(f"quarantined: {item.reason} (from {item.where}, sha256 {item.digest})")
         if applied.report_path:
             print(f"report: {applied.report_path}")
     return 0

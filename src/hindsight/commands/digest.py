@@ -20,6 +20,7 @@ def run(args: argparse.Namespace) -> int:
         saved = state.load(ctx.memory_dir, tolerate_corrupt=bool(args.since))
         saved.scan_started = gathered.scan_started
         saved.scan_since = gathered.since
+        saved.scan_files = gathered.progress
 
         state.save(ctx.memory_dir, saved)
     if args.json:

@@ -11,7 +11,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from hindsight import claude_settings, clock, config, fsutil, layout, state
+from hindsight import claude_settings, clock, config, fsutil, layout, locate, state
 from hindsight.context import Context
 from hindsight.errors import HindsightError
 from hindsight.output import print_json
@@ -44,8 +44,12 @@ class Report:
 def run(args: argparse.Namespace) -> int:
     ctx = Context.from_args(args)
     report = Report()
-    settings = _settings_files(ctx)
+    # Found without Context.claude_home, which refuses a missing --claude-home outright.
+    home = locate.claude_home(ctx.claude_home_arg)
+    settings = _settings_files(home, ctx)
     for check in CHECKS:
+        if check not in (check_config, check_home) and not home.is_dir():
+            break  # check_home said so; nothing else can be looked at
         try:
             check(ctx, settings, report)
         except HindsightError as exc:  # its message is the whole story, the fix included
@@ -58,9 +62,9 @@ def run(args: argparse.Namespace) -> int:
     return 1 if report.failed else 0
 
 
-def _settings_files(ctx: Context) -> dict[str, Path]:
+def _settings_files(home: Path, ctx: Context) -> dict[str, Path]:
     """scope -> settings.json; project scopes only where the repository is found."""
-    files = {"user": ctx.claude_home / "settings.json"}
+    files = {"user": home / "settings.json"}
     try:
         root = ctx.repo.root
     except HindsightError:
@@ -83,7 +87,7 @@ def check_config(ctx: Context, settings: dict[str, Path], report: Report) -> Non
 
 
 def check_home(ctx: Context, settings: dict[str, Path], report: Report) -> None:
-    home = ctx.claude_home
+    home = settings["user"].parent
     if not home.is_dir():
         report.problem(
             f"Claude home {home} does not exist",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import shlex
+import shutil
 import sys
 from importlib import resources
 from pathlib import Path
@@ -38,13 +39,42 @@ def install_skill(base: Path) -> str:
 
 
 def hook_command(args: argparse.Namespace) -> str:
-    """The command Claude Code runs; this interpreter, so it works without hindsight on PATH."""
-    parts = [sys.executable, "-m", "hindsight", "hook", "session-end"]
+    """The command Claude Code runs at each session's end.
+
+    In a project's settings (committed, shared): the bare ``hindsight``, found on each user's
+    PATH, never this user's own paths. In the user's settings: the installed script by its
+    absolute path, so the hook works whether or not hindsight is on PATH; never a path that
+    goes away (uvx and pipx run from a cache), which would fail at every session's end.
+    """
+    parts = [*_program(args.scope == "project"), "hook", "session-end"]
     for option in ("claude_home", "memory_dir"):
         value = getattr(args, option)
         if value:
             parts += [f"--{option.replace('_', '-')}", str(Path(value).expanduser().absolute())]
     return " ".join(shlex.quote(p) for p in parts)
+
+
+def _program(shared: bool) -> list[str]:
+    if shared:
+        return ["hindsight"]
+    here = Path(sys.executable).parent / "hindsight"
+    if not _ephemeral(here) and here.is_file():
+        return [str(here)]
+    found = shutil.which("hindsight")
+    if found and not _ephemeral(Path(found)):
+        return [str(Path(found).absolute())]
+    if not _ephemeral(Path(sys.executable)):
+        return [sys.executable, "-m", "hindsight"]
+    raise HindsightError(
+        "hindsight runs from a temporary cache here (uvx or pipx run), which a hook cannot rely "
+        "on; install it for good first (see the README's Set-up), then run 'hindsight install --hook'"
+    )
+
+
+def _ephemeral(path: Path) -> bool:
+    """A path a package runner cleans up: uv's and pipx's caches (~/.cache/uv/archive-v0/...,
+    ~/.cache/pipx/...; macOS: ~/Library/Caches)."""
+    return bool(set(path.absolute().parts) & {".cache", "archive-v0", "Caches"})
 
 
 def install_hook(settings: Path, command: str) -> str:

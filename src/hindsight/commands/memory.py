@@ -5,10 +5,11 @@ from __future__ import annotations
 import argparse
 import sys
 
-from hindsight import clock
+from hindsight import admit, clock
 from hindsight.context import Context
 from hindsight.memory import ENTRY_RE, Entry, MemoryStore, check, parse
 from hindsight.output import print_json
+from hindsight.redact import redact
 
 
 def run(args: argparse.Namespace) -> int:
@@ -42,12 +43,18 @@ def _show(store: MemoryStore, as_json: bool) -> int:
         print(f"no hindsight block in {store.path} yet", file=sys.stderr)
         return 0
     for line in doc.lines:
-        print(line)
+        print(redact(line))  # a block written by an older version (or by hand) may hold one
     return 0
 
 
 def _add(store: MemoryStore, args: argparse.Namespace) -> int:
     entry = Entry.make(args.title, args.body, args.kind, clock.today())
+    if admit.random_tokens(f"{entry.title}\n{entry.body}"):
+        ctx = Context.from_args(args)
+        root = ctx.repo.root if ctx.repo.is_git else None
+        if admit.denial(f"{entry.title}\n{entry.body}", admit.in_repository(root, store.folder)):
+            print(f"hindsight: error: not added, {admit.REASON}", file=sys.stderr)
+            return 1
     result = store.add([entry], args.max_bytes)
     if result.duplicates:
         print(
@@ -76,7 +83,7 @@ def _check(store: MemoryStore, max_bytes: int) -> int:
         return 0
     if problems:
         for problem in problems:
-            print(f"{store.path}: {problem}")
+            print(redact(f"{store.path}: {problem}"))
         return 1
     print(f"{store.path}: ok ({len(doc.lines)} entries)")
     return 0

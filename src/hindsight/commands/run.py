@@ -9,6 +9,7 @@ from typing import Any
 from hindsight import clock, fsutil, judges, pipeline
 from hindsight.context import Context
 from hindsight.errors import HindsightError
+from hindsight.fmt import count
 from hindsight.output import print_json
 from hindsight.redact import redact
 
@@ -32,20 +33,25 @@ def _example(args: argparse.Namespace, judge: judges.Judge) -> int:
 
     from hindsight import example
 
-    base = Path(tempfile.mkdtemp(prefix="hindsight-example-"))
-    ex = example.install(base)
-    ctx = Context(str(ex.root), str(ex.claude_home), args.memory_dir)
-    summary = _run(ctx, args, judge)
-    if args.json:
-        print_json({"example": str(base), **summary})
-        return 0
-    if not args.quiet:
-        print(f"example: sessions recorded with Claude Code 2.1.328, replayed in {base}")
-        _print(summary)
-        memory = Path(summary["memory"])
-        if memory.exists():
-            print(f"\n{memory}:\n")
-            print(memory.read_text(encoding="utf-8"))
+    # The temporary repo goes when the example ends: a demo leaves nothing behind in /tmp.
+    with tempfile.TemporaryDirectory(prefix="hindsight-example-") as tmp:
+        base = Path(tmp)
+        ex = example.install(base)
+        ctx = Context(str(ex.root), str(ex.claude_home), args.memory_dir)
+        summary = _run(ctx, args, judge)
+        if args.json:
+            print_json({"example": str(base), **summary})
+            return 0
+        if not args.quiet:
+            print(
+                f"example: sessions recorded with Claude Code 2.1.328, replayed in {base} "
+                "(removed afterwards)"
+            )
+            _print(summary)
+            memory = Path(summary["memory"])
+            if memory.exists():
+                print(f"\n{memory}:\n")
+                print(memory.read_text(encoding="utf-8"))
     return 0
 
 
@@ -90,6 +96,7 @@ def _run(ctx: Context, args: argparse.Namespace, judge: judges.Judge) -> dict[st
             findings=findings,
             dry_run=args.dry_run,
             max_new=args.max_new,
+            own_judge=judge.name == "rules",
             commit=True,
         )
         watermark = None if args.dry_run else gathered.scan_started
@@ -107,10 +114,12 @@ def _run(ctx: Context, args: argparse.Namespace, judge: judges.Judge) -> dict[st
         "over_run_cap": applied.over_run_cap,
         "pruned": len(applied.memory.pruned),
         "quarantined": applied.quarantined,
+        "held": len(applied.held),
         "memory": str(ctx.memory_dir / "MEMORY.md"),
         "report": applied.report_path,
         "watermark": clock.iso(watermark) if watermark else None,
         "dry_run": bool(args.dry_run),
+        "unread": [{"path": path, "why": why} for path, why in gathered.unread],
     }
     if args.dry_run:
         summary["would_add"] = [e.line() for e in applied.memory.added]
@@ -127,6 +136,7 @@ def _run(ctx: Context, args: argparse.Namespace, judge: judges.Judge) -> dict[st
 
 
 def _nothing(ctx: Context, gathered: pipeline.Gathered, dry_run: bool) -> dict[str, Any]:
+    # Also when files could not be read: they are named, and stay pending.
     zero = (
         "findings",
         "lessons",
@@ -137,6 +147,7 @@ def _nothing(ctx: Context, gathered: pipeline.Gathered, dry_run: bool) -> dict[s
         "over_run_cap",
         "pruned",
         "quarantined",
+        "held",
     )
     summary: dict[str, Any] = {
         "sessions_read": 0,
@@ -149,6 +160,7 @@ def _nothing(ctx: Context, gathered: pipeline.Gathered, dry_run: bool) -> dict[s
         "watermark": None,
         "dry_run": dry_run,
         "nothing_to_read": True,
+        "unread": [{"path": path, "why": why} for path, why in gathered.unread],
     }
     if dry_run:
         summary.update(would_add=[], report_section="")
@@ -160,6 +172,8 @@ def _print(summary: dict[str, Any]) -> None:
         print(
             "nothing to read: no session of this repo changed in the window (first run: the last 3 days)"
         )
+        for item in summary["unread"]:
+            print(f"not read, stays pending: {item['path']} ({item['why']})")
         return
 
     if summary["dry_run"]:
@@ -170,9 +184,13 @@ def _print(summary: dict[str, Any]) -> None:
             print("\nwould append to the report:\n")
             print(redact(summary["report_section"]))
     print(
-        f"read {summary['sessions_read']} sessions ({summary['transcripts']} transcripts, "
-        f"{summary['lines_skipped']} lines skipped); {summary['findings']} findings, {summary['lessons']} new lessons"
+        f"read {count(summary['sessions_read'], 'session')} "
+        f"({count(summary['transcripts'], 'transcript')}, "
+        f"{count(summary['lines_skipped'], 'line')} skipped); "
+        f"{count(summary['findings'], 'finding')}, {count(summary['lessons'], 'new lesson')}"
     )
+    for item in summary.get("unread", []):
+        print(f"not read, stays pending: {item['path']} ({item['why']})")
     if not summary["dry_run"]:
         print(
             f"memory: {summary['lessons_added']} added, {summary['duplicates_refused']} refused as duplicates, "

@@ -16,7 +16,8 @@ def run(args: argparse.Namespace) -> int:
     now = clock.now()
     saved = state.load(ctx.memory_dir, tolerate_corrupt=bool(args.since))
     since = discover.window_start(args.since, saved, now)
-    groups = discover.find(ctx, since)
+    window = discover.window(args.since, saved, now)
+    groups = discover.find(ctx, window)
     rows: list[dict[str, Any]] = []
     totals = ReadStats()
     size = 0

@@ -95,6 +95,8 @@ def unfinished(sessions: list[s.Session], opts: Options) -> Iterator[Finding]:
     """Todos still open at the end, and sessions that ended on a failed command."""
     for sess in sessions:
         todos = [t for t in sess.final_todos() if t.get("status") in ("pending", "in_progress")]
+        done = s.completed_later(sess, sessions) if todos else set()  # finished later: not open
+        todos = [t for t in todos if t.get("content") not in done]
         if todos:
             last = [e for e in sess.events if e.kind == s.TODOS and e.subagent is None][-1]
             open_todos = [fmt.clip(t["content"], 160) for t in todos]

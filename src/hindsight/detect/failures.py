@@ -23,7 +23,7 @@ _EXPORT = re.compile(r"^\s*(?:export\s+\w+=|source\s|\.\s)")
 
 
 def _real_failure(call: s.ToolCall) -> bool:
-    return call.status == s.ERROR and call.exit_code not in (None, 0)
+    return call.failed_on_its_own  # exit code known or not (1.0.x wrote none)
 
 
 def _succeeded(call: s.ToolCall) -> bool:

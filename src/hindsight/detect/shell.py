@@ -6,6 +6,8 @@ import functools
 import re
 import shlex
 
+from hindsight import fmt
+
 _ASSIGN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 _PREFIX = {"sudo", "env", "time", "command", "nice", "nohup", "exec"}
 _RUNNERS = {"npx", "uvx", "pnpx", "bunx"}
@@ -90,8 +92,7 @@ def short(command: str, limit: int = 60, cwd: str | None = None) -> str:
     text = _REDIRECT.sub("", first_segment(strip_noise(command)))
     if cwd:
         text = text.replace(cwd.rstrip("/") + "/", "")
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+    return fmt.clip(text, limit)
 
 
 def swapped_program(failed: str, worked: str) -> tuple[str, str] | None:
@@ -136,7 +137,20 @@ _SHELL_PREFIX = re.compile(r"^(?:/(?:usr/)?bin/)?(?:ba|z|da)?sh: (?:line \d+: )?
 def error_line(output: str) -> str:
     """The first line of a failure worth quoting (a traceback's last exception line wins)."""
     if len(output) > 6000:  # the head says what failed; a traceback's end says why
-        output = output[:4000] + "\n" + output[-2000:]
+        # Cut at line ends: a line cut in half could hold half a secret no pattern knows.
+        head, tail = output[:4000], output[-2000:]
+        output = head[: head.rfind("\n") + 1] + tail[tail.find("\n") + 1 :]
+    return _clip_line(_error_line(output))
+
+
+def _clip_line(line: str) -> str:
+    """Redacted before it is cut to 300 characters, so no half of a secret survives the cut."""
+    from hindsight.redact import redact
+
+    return redact(line)[:300]
+
+
+def _error_line(output: str) -> str:
     lines = [
         _SHELL_PREFIX.sub("", ln.strip()) for ln in output.splitlines() if not _NOISE.match(ln)
     ]
@@ -144,11 +158,11 @@ def error_line(output: str) -> str:
         return ""
     exceptions = [ln for ln in lines if _EXC_LINE.match(ln)]
     if exceptions and any(ln.startswith("Traceback") for ln in lines):
-        return exceptions[-1][:300]
+        return exceptions[-1]
     for ln in lines:
         if _ERROR_WORDS.search(ln):
-            return ln[:300]
-    return lines[0][:300]
+            return ln
+    return lines[0]
 
 
 MISSING_DEPENDENCY = "missing dependency"

@@ -14,6 +14,7 @@ import subprocess
 
 import orjson
 
+from hindsight import fmt
 from hindsight.detect import Finding
 from hindsight.errors import HindsightError
 from hindsight.lessons import SCHEMA, Judgement, validate
@@ -92,14 +93,16 @@ class ClaudeCliJudge:
         if done.returncode != 0:
             last = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no output"]
             raise HindsightError(
-                f"the claude judge failed (exit {done.returncode}): {last[0][:200]}"
+                f"the claude judge failed (exit {done.returncode}): {fmt.clip(last[0], 200)}"
             )
         try:
             envelope = orjson.loads(done.stdout)
         except orjson.JSONDecodeError as exc:
             raise HindsightError(f"the claude judge printed no JSON result ({exc})") from exc
         if not isinstance(envelope, dict) or envelope.get("is_error"):
-            raise HindsightError(f"the claude judge reported an error: {str(envelope)[:200]}")
+            raise HindsightError(
+                f"the claude judge reported an error: {fmt.clip(str(envelope), 200)}"
+            )
         result = envelope.get("result")
         if not isinstance(result, str):
             raise HindsightError("the claude judge's result has no text")

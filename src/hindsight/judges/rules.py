@@ -7,7 +7,7 @@ normalizes to the same title and memory refuses it as a duplicate.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from hindsight import fmt
 from hindsight.detect import Finding, shell
@@ -20,6 +20,17 @@ _MISSING_PATH = re.compile(
     r"(?:cannot access '([^']+)'|([\w./~-]+): No such file|can't open file '([^']+)')"
 )
 _NO_TARGET = re.compile(r"No rule to make target '([^']+)'")
+
+
+def _exited(d: Mapping[str, object]) -> str:
+    """Older Claude Code versions wrote no exit code for a failure: say it failed, nothing more."""
+    code = d.get("exit_code")
+    return f"exited {code}" if code is not None else "failed"
+
+
+def _exit_prefix(d: Mapping[str, object]) -> str:
+    code = d.get("exit_code")
+    return f"exit {code}: " if code is not None else ""
 
 
 def _code(text: str, limit: int = 70) -> str:
@@ -71,10 +82,10 @@ def _fixed(f: Finding) -> Lesson | None:
     if shell.normalize(command) == shell.normalize(fix):
         changed = d.get("changed") or []
         if not changed:
-            body = f"{_code(command)} failed (exit {d['exit_code']}: {_said(d)}) and later passed as is; the cause is unclear."
+            body = f"{_code(command)} failed ({_exit_prefix(d)}{_said(d)}) and later passed as is; the cause is unclear."
             return _lesson(f, f"{_code(_job(command))} fails intermittently", body, "trap", False)
         body = (
-            f"{_code(command)} exited {d['exit_code']} ({_said(d)}){tries}; it passed after "
+            f"{_code(command)} {_exited(d)} ({_said(d)}){tries}; it passed after "
             f"{'; '.join(changed[:3])}."
         )
         setup = [c for c in changed if not c.startswith("edited ")]
@@ -100,9 +111,7 @@ def _fixed(f: Finding) -> Lesson | None:
         title = f"{_code(_job(command))} needs credentials; {_code(_job(fix), 60)} worked"
     else:
         title = f"{_code(_job(command))} fails here; {_code(_job(fix), 60)} works"
-    body = (
-        f"{_code(command)} exited {d['exit_code']} ({_said(d)}); {_code(fix)} worked{lost}{tries}."
-    )
+    body = f"{_code(command)} {_exited(d)} ({_said(d)}); {_code(fix)} worked{lost}{tries}."
     return _lesson(f, title, body, "fix", f.strength >= 3)
 
 
@@ -129,7 +138,7 @@ def _unresolved(f: Finding) -> Lesson:
     else:
         title = f"{_code(_job(command))} fails here ({category})"
     advice = _ADVICE.get(category, "no later command fixed it")
-    body = f"{_code(command)} exited {d['exit_code']} ({_said(d)}) and nothing fixed it; {advice}."
+    body = f"{_code(command)} {_exited(d)} ({_said(d)}) and nothing fixed it; {advice}."
     memory = category in (shell.MISSING_DEPENDENCY, shell.AUTH) and f.strength >= 3
     return _lesson(f, title, body, "trap", memory)
 
@@ -405,7 +414,7 @@ class RulesJudge:
                 out.unfinished.append(
                     Unfinished(
                         f"Session ended on a failed {_code(_job(str(d['command'])))}",
-                        f"{_code(str(d['command']))} exited {d['exit_code']} ({_said(d)}) as the last "
+                        f"{_code(str(d['command']))} {_exited(d)} ({_said(d)}) as the last "
                         "command of the session.",
                         [f.key],
                     )

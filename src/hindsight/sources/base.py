@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import datetime
 from pathlib import Path
 from typing import Protocol
 
@@ -42,17 +41,62 @@ class Transcript(Value):
         self.cwd = cwd
 
 
+def file_key(path: str) -> str:
+    """A transcript's key in state.json: its path, with bytes that are not UTF-8 escaped (a name
+    that is not valid UTF-8 must neither crash the JSON nor collide with another)."""
+    return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
+class Window:
+    """Which transcripts a run reads: per-file progress, not one timestamp.
+
+    Without ``since``: a file read before is read again when its size or mtime changed; a file
+    never read is read when it changed after ``horizon`` (the first run's start minus 3 days, or
+    a migrated watermark). With ``since`` (the user's ``--since``): every file changed after it,
+    read before or not; files outside it stay pending, since only files read are recorded.
+    Files that cannot be listed or statted are collected in ``problems``, never skipped silently.
+    """
+
+    def __init__(
+        self,
+        since: float | None = None,
+        horizon: float | None = None,
+        seen: dict[str, tuple[int, float]] | None = None,
+    ) -> None:
+        self.since = since
+        self.horizon = horizon
+        self.seen = {} if seen is None else seen
+        self.problems: list[tuple[str, str]] = []
+
+    def wants(self, path: str, size: int, mtime: float) -> bool:
+        if self.since is not None:
+            return mtime > self.since
+        known = self.seen.get(file_key(path)) if self.seen else None
+        if known is not None:
+            return known != (size, mtime)
+        return self.horizon is None or mtime > self.horizon
+
+    def problem(self, path: str, reason: str) -> None:
+        self.problems.append((path, reason))
+
+
 class Source(Protocol):
     """An agent's transcripts: where they are for a repo, and how to read one session."""
 
     agent: str
 
-    def discover(self, repo: Repo, home: Path, since: datetime | None) -> list[Transcript]:
-        """Transcripts of the repo and its worktrees changed after ``since`` (all when None)."""
+    def discover(self, repo: Repo, home: Path, window: Window) -> list[Transcript]:
+        """Transcripts of the repo and its worktrees the window wants; what could not be
+        looked at goes to ``window.problem``."""
         ...
 
-    def read(self, main: Transcript | None, subagents: list[Transcript]) -> Session:
-        """One session from its main file and its subagent files; never raises on bad content."""
+    def read(
+        self, main: Transcript | None, subagents: list[Transcript], seen: set[str] | None = None
+    ) -> Session:
+        """One session from its main file and its subagent files; never raises on bad content.
+
+        ``seen`` holds the ids of records read before in this run (shared across sessions, read
+        oldest first): a record copied into a resumed session counts once, where it was first."""
         ...
 
 

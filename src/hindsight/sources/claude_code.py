@@ -9,45 +9,47 @@ from typing import Any
 
 import orjson
 
+from hindsight import fmt
 from hindsight import session as s
 from hindsight.clock import parse_iso
 from hindsight.locate import Repo
 from hindsight.session import ReadStats
 from hindsight.sources import claude_files, claude_skim, lines
-from hindsight.sources.base import Transcript, why_invalid
+from hindsight.sources import claude_outcomes as outcomes
+from hindsight.sources.base import Transcript, Window, why_invalid
 from hindsight.sources.claude_files import AGENT
-from hindsight.sources.claude_skim import META_TYPES
+from hindsight.sources.claude_skim import META_TYPES, NAMED_TYPES
 
 OUTPUT_HEAD = 6000  # what detection needs of a tool result: the first error lines...
 OUTPUT_TAIL = 2000  # ...and the last ones (test summaries, tracebacks end there)
 
 _NOT_TYPED = re.compile(r"^\s*(<[a-z][a-z0-9_-]*>|Caveat: )")
-_EXIT = re.compile(r"^(?:Error: )?Exit code (-?\d+)")
-_INTERRUPTED = "[Request interrupted by user"
-_REJECTED = "The user doesn't want to proceed with this tool use"
-_BACKGROUND = "was moved to the background"
-# Harness refusals ("Blocked: sleep 65 ...") and hook denials ("PreToolUse:Bash hook error: ...").
-_BLOCKED = re.compile(
-    r"^(?:<tool_use_error>)?(?:Blocked: |[^\n]{0,80}\bhook\b[^\n]{0,80}\b(?:denied|blocked|error)\b)",
-    re.I,
-)
+
 _TASK_ID = re.compile(r"Task #?(\w+)")
+_BASH_INPUT = r"^\s*<bash-input>(.*)</bash-input>\s*$"
+_BASH_OUTPUT = r"^\s*<bash-stdout>(.*)</bash-stdout>\s*<bash-stderr>(.*)</bash-stderr>\s*$"
+_USER_SHELL_FAILED = r"command not found|No such file or directory|^(?:error|fatal|Error)\b"
+_SUBAGENT_TOOLS = frozenset({"Task", "Agent"})
 
 
 class ClaudeCodeSource:
     agent = AGENT
 
-    def discover(self, repo: Repo, home: Path, since: datetime | None) -> list[Transcript]:
-        return claude_files.find(repo, home, since)
+    def discover(self, repo: Repo, home: Path, window: Window) -> list[Transcript]:
+        return claude_files.find(repo, home, window)
 
-    def read(self, main: Transcript | None, subagents: list[Transcript]) -> s.Session:
+    def read(
+        self, main: Transcript | None, subagents: list[Transcript], seen: set[str] | None = None
+    ) -> s.Session:
         anchor = main or subagents[0]
         session = s.Session(AGENT, anchor.session_id, anchor.path)
+        # Record uuids read before: a copy (a resume's, in this session or a later one) counts once.
+        seen = set() if seen is None else seen
         if main is not None:
-            _Reader(session, None).read(main.path)
+            _Reader(session, None, seen).read(main.path)
         for sub in subagents:
             session.subagent_files.append(sub.path)
-            _Reader(session, _agent_id(sub.path)).read(sub.path)
+            _Reader(session, _agent_id(sub.path), seen).read(sub.path)
         session.events.sort(key=lambda e: (e.ts is None, e.ts or datetime.min, e.subagent or ""))
         return session
 
@@ -71,18 +73,34 @@ def _text_of(content: Any) -> str:
 def cap_output(text: str) -> str:
     if len(text) <= OUTPUT_HEAD + OUTPUT_TAIL:
         return text
-    return f"{text[:OUTPUT_HEAD]}\n[... {len(text) - OUTPUT_HEAD - OUTPUT_TAIL} characters cut ...]\n{text[-OUTPUT_TAIL:]}"
+    head, tail = fmt.whole_words(text[:OUTPUT_HEAD]), text[-OUTPUT_TAIL:]
+    tail = tail[_first_break(tail) :]
+    return f"{head}\n[... {len(text) - len(head) - len(tail)} characters cut ...]\n{tail}"
+
+
+def _first_break(tail: str) -> int:
+    found = [at for at in (tail.find(c) for c in fmt.BREAKS) if at >= 0]
+    return min(found) + 1 if found and min(found) < 1024 else 0
 
 
 class _Reader:
     """Turns one file's records into events of ``session``."""
 
-    def __init__(self, session: s.Session, agent_id: str | None) -> None:
+    def __init__(self, session: s.Session, agent_id: str | None, seen: set[str]) -> None:
         self.session = session
         self.agent_id = agent_id
+        self.seen = seen
         self.tools: dict[str, tuple[s.ToolCall, datetime | None]] = {}
+        self.known_tools: set[tuple[str, datetime | None]] = set()
+        self.paired: set[str] = set()
         self.messages: dict[str, s.Event] = {}
         self.tasks: dict[str, dict[str, str]] = {}
+        self.prompts: set[tuple[str, str]] = set()
+        # 1.0.x inline sidechains: uuid -> stream, and the prompts of Task calls awaiting theirs.
+        self.chains: dict[str, str] = {}
+        self.task_prompts: dict[str, str] = {}
+        self.user_shell: tuple[s.ToolCall, datetime | None] | None = None
+        self.custom_title: str | None = None
         self.path = session.path
         self.stats = ReadStats()
 
@@ -123,6 +141,12 @@ class _Reader:
             self._dispatch(record, number, stats)
 
     def _dispatch(self, record: dict[str, Any], number: int, stats: ReadStats) -> None:
+        uuid = record.get("uuid")
+        if isinstance(uuid, str):
+            if uuid in self.seen:  # copied into a resumed session: the first one counts
+                stats.copies += 1
+                return
+            self.seen.add(uuid)
         kind = record.get("type")
         if kind == "assistant":
             self._assistant(record, number)
@@ -130,9 +154,25 @@ class _Reader:
             self._user(record, number)
         elif kind == "system":
             self._system(record, number)
+        elif kind in NAMED_TYPES:
+            self._named(record)
         elif kind not in META_TYPES:
             stats.skipped["unknown_type"] += 1
             stats.records -= 1
+
+    def _named(self, record: dict[str, Any]) -> None:
+        sess = self.session
+        custom, ai, agent = (
+            _str(record.get("customTitle")),
+            _str(record.get("aiTitle")),
+            _str(record.get("agentName")),
+        )
+        if custom:  # the user's own name for the session beats the agent's
+            sess.title = self.custom_title = custom
+        elif ai and self.custom_title is None:
+            sess.title = ai
+        if agent:
+            sess.agent_name = agent
 
     # -- helpers -------------------------------------------------------------------------------
     def _meta(self, record: dict[str, Any]) -> datetime | None:
@@ -148,10 +188,40 @@ class _Reader:
                 sess.git_branch = branch
         return ts
 
+    def _stream(self, record: dict[str, Any]) -> str | None:
+        """Who acted: None for the main agent, else the subagent. A subagent file names it; inline
+        sidechains (1.0.x) are told apart by their parent chain, each rooted at the prompt a Task
+        call gave it, so parallel subagents never share a stream."""
+        if self.agent_id is not None:
+            return self.agent_id
+        if not record.get("isSidechain"):
+            return None
+        uuid, parent = _str(record.get("uuid")), _str(record.get("parentUuid"))
+        if uuid in self.chains:
+            return self.chains[uuid]
+        stream = self.chains.get(parent) if parent else None
+        if stream is None:
+            stream = _str(record.get("agentId"))
+            message = record.get("message")
+            prompt = _text_of(message.get("content")) if isinstance(message, dict) else ""
+            task = self.task_prompts.pop(prompt, None) if prompt else None
+            if task is not None:
+                stream = f"task:{task}"
+            elif stream is None:
+                stream = f"sidechain:{(uuid or parent or 'unknown')[:8]}"
+        if uuid:
+            self.chains[uuid] = stream
+        return stream
+
     def _event(
         self, kind: str, ts: datetime | None, line: int, record: dict[str, Any], **kw: Any
     ) -> s.Event:
-        sub = self.agent_id or ("sidechain" if record.get("isSidechain") else None)
+        # The main agent's records (most) need no stream lookup.
+        sub = (
+            self.agent_id
+            if self.agent_id is not None or not record.get("isSidechain")
+            else self._stream(record)
+        )
         event = s.Event(
             kind, ts, s.Where(self.path, line), _str(record.get("uuid")), subagent=sub, **kw
         )
@@ -170,6 +240,8 @@ class _Reader:
         blocks = (
             content if isinstance(content, list) else [{"type": "text", "text": str(content or "")}]
         )
+        if record.get("isSidechain") and self.agent_id is None:
+            self._stream(record)  # a thinking-only record still links its chain
         for block in blocks:
             if not isinstance(block, dict):
                 continue
@@ -181,7 +253,7 @@ class _Reader:
                 grouped = self.messages.get(msg_id)
                 if grouped is None:
                     self.messages[msg_id] = self._event(s.ASSISTANT, ts, line, record, text=text)
-                else:
+                elif text not in grouped.text:  # a rewound copy writes the same block again
                     grouped.text += "\n" + text
             elif btype == "tool_use":
                 self._tool_use(block, record, ts, line)
@@ -192,11 +264,22 @@ class _Reader:
         name = str(block.get("name", ""))
         raw_input = block.get("input")
         tool_input: dict[str, Any] = raw_input if isinstance(raw_input, dict) else {}
-        tool_id = str(block.get("id", f"line{line}"))
+        tool_id = str(
+            block.get("id") or f"{self.path.stem}:{line}"
+        )  # the default made only if needed
+        # A rewound copy: a new record uuid, the same call at the same moment (an id alone may
+        # repeat where ids are scripted).
+        key = (tool_id, ts)
+        if key in self.known_tools:
+            self.stats.copies += 1
+            return
+        self.known_tools.add(key)
         command = tool_input.get("command") if name in s.SHELL_TOOLS else None
         call = s.ToolCall(
             tool_id, name, tool_input, command=str(command) if command is not None else None
         )
+        if name in _SUBAGENT_TOOLS and isinstance(tool_input.get("prompt"), str):
+            self.task_prompts[tool_input["prompt"]] = tool_id
         self._event(s.TOOL, ts, line, record, tool=call)
         self.tools[tool_id] = (call, ts)
 
@@ -207,6 +290,8 @@ class _Reader:
             self.stats.skipped["malformed"] += 1
             return
         content = message.get("content")
+        if record.get("isSidechain") and self.agent_id is None:
+            self._stream(record)
         if record.get("isCompactSummary"):
             self._event(s.COMPACTION, ts, line, record, text="summary")
             return
@@ -215,25 +300,78 @@ class _Reader:
             if results:
                 top = record.get("toolUseResult") if len(results) == 1 else None
                 for block in results:
-                    self._tool_result(block, top, ts, line)
+                    self._tool_result(block, top, ts, line, record)
                 return
         text = _text_of(content)
-        if _INTERRUPTED in text[:60]:
+        if outcomes.INTERRUPTED in text[:60]:
             self._event(s.INTERRUPT, ts, line, record, text=text.strip())
+            return
+        if "<bash-" in text[:24] and self._user_shell(text, record, ts, line):
             return
         if record.get("isMeta") or not text.strip() or _NOT_TYPED.match(text):
             return
         if record.get("isSidechain") or self.agent_id is not None:
             return  # the prompt a parent agent gave its subagent, not the user's words
+        key = (str(record.get("timestamp")), text)
+        if key in self.prompts:  # a rewound copy under a new uuid
+            self.stats.copies += 1
+            return
+        self.prompts.add(key)
         self._event(s.PROMPT, ts, line, record, text=text.strip())
 
-    def _tool_result(self, block: dict[str, Any], top: Any, ts: datetime | None, line: int) -> None:
+    def _user_shell(
+        self, text: str, record: dict[str, Any], ts: datetime | None, line: int
+    ) -> bool:
+        """A command the user ran with ! (``<bash-input>``) and its output (``<bash-stdout>``)."""
+        typed = re.match(_BASH_INPUT, text, re.S)  # re caches it: rare, so not at import
+        if typed:
+            command = typed.group(1).strip()
+            call = s.ToolCall(
+                _str(record.get("uuid")) or f"{self.path.stem}:{line}",
+                s.USER_SHELL_TOOL,
+                {"command": command},
+                command=command,
+                by_user=True,
+            )
+            self._event(s.TOOL, ts, line, record, tool=call)
+            self.user_shell = (call, ts)
+            return True
+        shown = re.match(_BASH_OUTPUT, text, re.S)
+        if shown is None or self.user_shell is None:
+            return shown is not None
+        call, started = self.user_shell
+        self.user_shell = None
+        stdout, stderr = shown.group(1), shown.group(2)
+        call.output = cap_output("\n".join(p for p in (stdout, stderr) if p))
+        call.result_at, call.result_ts = s.Where(self.path, line), ts
+        if started and ts:
+            call.duration_s = max(0.0, (ts - started).total_seconds())
+        # No exit code is written: output on stderr alone that reads as an error is a failure.
+        failed = not stdout.strip() and re.search(_USER_SHELL_FAILED, stderr, re.M)
+        call.status = s.ERROR if failed else s.OK
+        if "manually backgrounded" in stdout[:200]:
+            call.status = s.BACKGROUND
+        call.is_error = bool(failed)
+        return True
+
+    def _tool_result(
+        self,
+        block: dict[str, Any],
+        top: Any,
+        ts: datetime | None,
+        line: int,
+        record: dict[str, Any],
+    ) -> None:
         tool_id = str(block.get("tool_use_id", ""))
         pair = self.tools.pop(tool_id, None)
         if pair is None:
-            self.stats.skipped["orphan_result"] += 1
+            if tool_id in self.paired:
+                self.stats.copies += 1  # the result of a call already paired
+            else:
+                self.stats.skipped["orphan_result"] += 1
             return
         call, started = pair
+        self.paired.add(tool_id)
         text = _text_of(block.get("content"))
         call.output = cap_output(text)
         call.is_error = bool(block.get("is_error"))
@@ -241,21 +379,15 @@ class _Reader:
         call.result_ts = ts
         if started and ts:
             call.duration_s = max(0.0, (ts - started).total_seconds())
-        call.status = _status(call, text, top)
+        call.status = outcomes.status(call, text, top)
         if call.is_shell:
-            exit_match = _EXIT.match(text) or (_EXIT.match(top) if isinstance(top, str) else None)
-            if exit_match:
-                call.exit_code = int(exit_match.group(1))
-            elif call.status == s.OK:
-                call.exit_code = (
-                    None if isinstance(top, dict) and top.get("returnCodeInterpretation") else 0
-                )
-            if isinstance(top, dict) and top.get("returnCodeInterpretation"):
-                call.interpretation = str(top["returnCodeInterpretation"])
+            outcomes.shell_outcome(call, text, top)
         if call.status == s.OK:
-            self._todos(call, text, ts, line)
+            self._todos(call, text, ts, line, record)
 
-    def _todos(self, call: s.ToolCall, text: str, ts: datetime | None, line: int) -> None:
+    def _todos(
+        self, call: s.ToolCall, text: str, ts: datetime | None, line: int, record: dict[str, Any]
+    ) -> None:
         """Todo state as the agent left it; only calls that succeeded change it."""
         todos: list[dict[str, str]] | None = None
         items = call.input.get("todos")
@@ -273,30 +405,14 @@ class _Reader:
                 task["status"] = str(call.input["status"])
                 todos = [dict(t) for t in self.tasks.values()]
         if todos is not None:
-            where = s.Where(self.path, line)
-            self.session.events.append(
-                s.Event(s.TODOS, ts, where, todos=todos, subagent=self.agent_id)
-            )
+            self._event(s.TODOS, ts, line, record, todos=todos)
 
     def _system(self, record: dict[str, Any], line: int) -> None:
         ts = self._meta(record)
+        if record.get("isSidechain") and self.agent_id is None:
+            self._stream(record)
         if record.get("subtype") == "compact_boundary":
             self._event(s.COMPACTION, ts, line, record, text="boundary")
-
-
-def _status(call: s.ToolCall, text: str, top: Any) -> str:
-    head = text[:200]
-    if head.startswith(_REJECTED) or top == "User rejected tool use":
-        return s.REJECTED
-    if _BACKGROUND in head:
-        return s.BACKGROUND
-    if call.is_error and _BLOCKED.match(head):
-        return s.BLOCKED
-    if isinstance(top, dict) and top.get("interrupted"):
-        return s.INTERRUPTED
-    if call.is_error:
-        return s.ERROR
-    return s.OK
 
 
 def _todo(item: dict[str, Any]) -> dict[str, str]:

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import os
 import re
-from datetime import datetime
+import stat
 from pathlib import Path
 
 import orjson
 
 from hindsight.locate import Repo, claude_folder_name
-from hindsight.sources.base import Transcript
+from hindsight.sources.base import Transcript, Window
 from hindsight.sources.lines import search_from
 
 AGENT = "claude-code"
@@ -52,31 +52,30 @@ def peek(path: Path, pattern: re.Pattern[bytes]) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def find(repo: Repo, home: Path, since: datetime | None) -> list[Transcript]:
-    """Transcripts of the repo and its worktrees changed after ``since`` (all when None): by the folder
-    Claude Code names for each root, else by the cwd its records carry (renamed paths)."""
+def find(repo: Repo, home: Path, window: Window) -> list[Transcript]:
+    """Transcripts of the repo and its worktrees the window wants: by the folder Claude Code
+    names for each root, else by the cwd its records carry (renamed paths).
+
+    Nothing is skipped in silence: a folder or file that cannot be listed or statted (a link
+    loop, no permission) is handed to ``window.problem`` and the rest is still read.
+    """
     projects = home / "projects"
-    try:
-        with os.scandir(projects) as listing:
-            folders = sorted(e.name for e in listing if e.is_dir())
-    except OSError:
-        return []
+    folders = [name for name, _ in _entries(str(projects), window, want_dirs=True)]
     exact = {claude_folder_name(str(root)) for root in repo.roots}
-    cutoff = since.timestamp() if since else None
     found: list[Transcript] = []
     for name in folders:
         # Every project of the user passes here, each run: a folder where nothing changed costs
         # a listing and a stat a file, nothing more (no Path, no peek).
-        files = _listing(os.path.join(projects, name))
-        if not any(cutoff is None or st.st_mtime > cutoff for _, _, _, st in files):
+        files = _listing(os.path.join(projects, name), window)
+        if not any(window.wants(path, st.st_size, st.st_mtime) for _, path, _, st in files):
             continue
         sessions = [
             (sid or peek(Path(path), _SESSION), path, sub, st) for sid, path, sub, st in files
         ]
         pending = {
             sid
-            for sid, _, _, st in sessions
-            if sid is not None and (cutoff is None or st.st_mtime > cutoff)
+            for sid, path, _, st in sessions
+            if sid is not None and window.wants(path, st.st_size, st.st_mtime)
         }
         cwds: dict[str, str | None] = {}  # each file peeked once
         if name not in exact:
@@ -96,36 +95,56 @@ def find(repo: Repo, home: Path, since: datetime | None) -> list[Transcript]:
     return found
 
 
-def _listing(folder: str) -> list[tuple[str | None, str, bool, os.stat_result]]:
+def _listing(folder: str, window: Window) -> list[tuple[str | None, str, bool, os.stat_result]]:
     """(session id, path, is subagent, stat) of every transcript in one project folder, in name
     order; the id is None for 2.0.x subagent files (beside the sessions), whose records name it."""
     out: list[tuple[str | None, str, bool, os.stat_result]] = []
-    for entry in _entries(folder):
-        if entry.name.endswith(".jsonl") and entry.is_file():
-            sub = entry.name.startswith("agent-")
-            st = _stat(entry)
-            if st is not None:
-                out.append((None if sub else entry.name[:-6], entry.path, sub, st))
-        elif entry.is_dir():
+    for name, st in _entries(folder, window):
+        path = os.path.join(folder, name)
+        if name.endswith(".jsonl") and stat.S_ISREG(st.st_mode):
+            sub = name.startswith("agent-")
+            out.append((None if sub else name[:-6], path, sub, st))
+        elif stat.S_ISDIR(st.st_mode):
             # 2.1.x: <session>/subagents/agent-*.jsonl
-            for agent in _entries(os.path.join(entry.path, "subagents")):
-                if agent.name.startswith("agent-") and agent.name.endswith(".jsonl"):
-                    st = _stat(agent)
-                    if st is not None and agent.is_file():
-                        out.append((entry.name, agent.path, True, st))
+            agents = os.path.join(path, "subagents")
+            if not os.path.isdir(agents):
+                continue
+            for agent, ast in _entries(agents, window):
+                if (
+                    agent.startswith("agent-")
+                    and agent.endswith(".jsonl")
+                    and stat.S_ISREG(ast.st_mode)
+                ):
+                    out.append((name, os.path.join(agents, agent), True, ast))
     return out
 
 
-def _entries(folder: str) -> list[os.DirEntry[str]]:
+def _entries(
+    folder: str, window: Window, want_dirs: bool = False
+) -> list[tuple[str, os.stat_result]]:
+    """(name, stat following links) of a folder's entries in name order; what cannot be statted
+    (a link loop, a dangling link to a transcript, no permission) is a problem, not a silence."""
     try:
         with os.scandir(folder) as listing:
-            return sorted(listing, key=lambda e: e.name)
-    except OSError:
+            entries = sorted(listing, key=lambda e: e.name)
+    except FileNotFoundError:
         return []
-
-
-def _stat(entry: os.DirEntry[str]) -> os.stat_result | None:
-    try:
-        return entry.stat()
-    except OSError:  # gone since the listing
-        return None
+    except OSError as exc:
+        window.problem(folder, exc.strerror or type(exc).__name__)
+        return []
+    out: list[tuple[str, os.stat_result]] = []
+    for entry in entries:
+        try:
+            st = entry.stat()
+        except FileNotFoundError:
+            if entry.name.endswith(".jsonl") and entry.is_symlink():
+                window.problem(entry.path, "a link to nothing")
+            continue  # gone since the listing
+        except OSError as exc:
+            if want_dirs or entry.name.endswith(".jsonl") or entry.is_symlink():
+                window.problem(entry.path, exc.strerror or type(exc).__name__)
+            continue
+        if want_dirs and not stat.S_ISDIR(st.st_mode):
+            continue
+        out.append((entry.name, st))
+    return out

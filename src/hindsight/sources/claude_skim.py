@@ -14,6 +14,7 @@ from typing import Any
 
 import orjson
 
+from hindsight import fmt
 from hindsight.sources.lines import HEAD_SCAN as _HEAD_SCAN
 from hindsight.sources.lines import TAIL_SCAN as _TAIL_SCAN
 from hindsight.sources.lines import Skim, SkipRules, search_from
@@ -41,13 +42,19 @@ META_TYPES = frozenset(
         "cost-state",
         "atis-latch",
         "tag",
+        # 2.1.18x and later: file backups, the agent setting, remote-control bridging.
+        "file-history-delta",
+        "agent-setting",
+        "bridge-session",
     }
 )
+# Metadata read for what it names (Session.title, Session.agent_name): small, so parsed.
+NAMED_TYPES = frozenset({"ai-title", "custom-title", "agent-name"})
 
 # Records detection never reads. Most versions write the metadata records' type first; progress
 # records name it within their first few hundred bytes; attachments at the start or the very end.
 SKIP = SkipRules(
-    leading=frozenset(t.encode() for t in META_TYPES),
+    leading=frozenset(t.encode() for t in META_TYPES - NAMED_TYPES),
     early=b'"type":"progress"',
     edge=b'"type":"attachment"',
 )
@@ -135,6 +142,8 @@ def _string_after(data: bytes, key: bytes, start: int) -> tuple[str, int] | None
     begin = match.end()
     end = _string_end(data, begin, min(len(data), begin + _OUTPUT_BYTES))
     text = _json_string(data[begin:end])
+    if text is not None and data[end : end + 1] != b'"':
+        text = fmt.whole_words(text)  # cut: its last word may be half a secret
     return (text or "", end) if text is not None else None
 
 
@@ -149,6 +158,11 @@ def rebuild_user(skim: Skim) -> dict[str, Any] | None:
             record[key] = value
     if _flag(b"isSidechain", envelope, tail):
         record["isSidechain"] = True
+        # Which subagent (1.0.x inline sidechains): its chain, or its id.
+        for key in ("parentUuid", "agentId"):
+            value = _field(key.encode(), tail, envelope)
+            if value is not None:
+                record[key] = value
     if _flag(b"isMeta", head[:_HEAD_SCAN]):
         record["isMeta"] = True
     tool_use_id = _field(b"tool_use_id", envelope)

@@ -9,7 +9,9 @@ Memory stays flat whatever the size of a file or a line.
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 from collections.abc import Iterator
 from io import FileIO
 from pathlib import Path
@@ -108,10 +110,17 @@ def scan(
     Skipped lines count as records read; I/O errors count the file as unreadable.
     """
     try:
-        handle = path.open("rb", buffering=0)
+        # Never a FIFO (open would block) or a device (/dev/zero never ends): non-blocking open,
+        # then only a regular file is read.
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError:
         stats.files_unreadable += 1
         return
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        stats.files_unreadable += 1
+        return
+    handle = FileIO(fd, "rb")
     rules = rules or _NO_RULES
     # One buffer, read into again and again, and kept for the next file: a fresh 4 MB object per
     # read costs more than the copy itself. Views handed out are valid until the next line is

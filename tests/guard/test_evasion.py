@@ -1,0 +1,189 @@
+"""The evasive corpus (guard/evasive.py), each attempt placed where it occurs in a session, run
+through the real `hindsight run` and through `apply` with a fooled model judge's JSON: none
+reaches MEMORY.md or its archive, and the benign lesson of every session still does."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from conftest import Script, make_repo, run_cli
+from guard.evasive import EVASIVE
+from hindsight.locate import claude_folder_name
+
+NOW = {"HINDSIGHT_NOW": "2026-11-30T15:00:00Z"}
+
+
+def _failing(fix: str) -> str:
+    """The command the agent ran before taking the attacker's suggestion."""
+    words = [w for w in fix.split() if not re.match(r"^[A-Z_]+=", w)]
+    return "bash ./scripts/repair.sh" if words[0] == "bash" else " ".join(words[:2])
+
+
+def _place(s: Script, root: Path, i: int, position: str, text: str) -> None:
+    if position.startswith(("pip ", "npm ", "NODE_", "git remote", "bash ", "GOFLAGS")):
+        s.bash(_failing(position), 10, 1, 1, text)
+        s.bash(position, 80, 1)
+        return
+    if position in ("script stderr", "curl output"):
+        tool = f"./tools/step{i}.sh" if position == "script stderr" else "curl -fsS"
+        s.bash(f"{tool} --fast", 10, 1, 22 if "curl" in tool else 1, text)
+        s.bash(f"{tool} --clean --verbose --retries 3", 90, 1)
+        return
+    if position == "tool error":
+        for at in (10, 20):
+            s.tool("Read", {"file_path": f"{root}/src/mod{i}.py"}, at, 1, text, error=True)
+        return
+    if position == "file listing":
+        s.bash("ls docs", 10, 1, 0, text)
+        name = text.splitlines()[0][:60]
+        for at in (20, 30):
+            s.bash(f"cat 'docs/{name}'", at, 1, 1, f"cat: {name}: No such file or directory")
+        return
+    if position == "README read":
+        s.tool("Read", {"file_path": f"{root}/README.md"}, 10, 1, text)
+    elif position == "web fetch":
+        s.tool("WebFetch", {"url": f"https://docs.acme.test/page{i}"}, 10, 1, text)
+    elif position == "git log":
+        s.bash("git log --oneline -5", 10, 1, 0, text)
+    # The agent, fooled, repeats it as its reason (a decision) and in a todo.
+    s.say(f"I'll follow the documented setup instead of the Makefile because {text}", 12)
+    s.tool(
+        "TodoWrite",
+        {"todos": [{"content": text, "status": "pending", "activeForm": "x"}]},
+        13,
+        0.1,
+        "ok",
+    )
+
+
+def _sessions(tmp_path: Path) -> tuple[Path, Path, Path]:
+    root, _ = make_repo(tmp_path)
+    (root / "README.md").write_text("acme app: see https://github.com/acme/app\n")
+    home = tmp_path / "home"
+    folder = home / "projects" / claude_folder_name(str(root))
+    folder.mkdir(parents=True)
+    for i, (_, position, text, _) in enumerate(EVASIVE):
+        s = Script(cwd=str(root))
+        s.prompt(f"build component {i}", 0)
+        s.bash(
+            f"make target-{i}", 1, 1, 2, f"make: *** No rule to make target 'target-{i}'.  Stop."
+        )
+        s.bash(f"make check-{i}", 3, 1)
+        _place(s, root, i, position, text)
+        for r in s.records:
+            r["sessionId"] = f"s{i:03d}"
+        (folder / f"s{i:03d}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in s.records))
+    return root, home, folder / "memory"
+
+
+def _outside_fences(text: str) -> str:
+    """The report's text outside fenced blocks (data stands inside them)."""
+    out, fence = [], None
+    for line in text.splitlines():
+        stripped = line.strip()
+        if fence is None and stripped.startswith("```"):
+            fence = re.match(r"`+", stripped).group(0)  # type: ignore[union-attr]
+        elif fence is not None and stripped == fence:
+            fence = None
+        elif fence is None:
+            out.append(line)
+    return "\n".join(out)
+
+
+def _memory_text(memory: Path) -> str:
+    archive = memory / "MEMORY.archive.md"
+    return (memory / "MEMORY.md").read_text() + (archive.read_text() if archive.exists() else "")
+
+
+def _reached(text: str) -> list[str]:
+    folded = text.casefold()
+    return [marker for _, _, _, marker in EVASIVE if marker.casefold() in folded]
+
+
+def _benign_kept(text: str) -> list[int]:
+    return [i for i in range(len(EVASIVE)) if f"`make target-{i}` has no target here" in text]
+
+
+def test_no_evasive_injection_reaches_memory_through_run(tmp_path: Path) -> None:
+    assert len(EVASIVE) >= 60
+    root, home, memory = _sessions(tmp_path)
+    done = run_cli(
+        "run", "--json", "--max-new", "500", "--claude-home", str(home), cwd=root, env=NOW
+    )
+    assert done.returncode == 0, done.stderr
+    text = _memory_text(memory)
+    assert _reached(text) == []
+    report = (memory / "hindsight" / "reports" / "2026-11-30.md").read_text()
+    assert _reached(_outside_fences(report)) == []
+    assert len(_benign_kept(text)) == len(EVASIVE)
+    check = run_cli("memory", "check", "--claude-home", str(home), cwd=root)
+    assert check.returncode == 0, check.stdout
+
+
+def _fooled(digest: dict) -> dict:
+    """What a judge fooled by every attempt writes: the planted text as lessons, citing the
+    session's real findings, beside the benign lesson of the same session."""
+    by_session: dict[str, list[str]] = {}
+    for f in digest["findings"]:
+        by_session.setdefault(f["session_id"], []).append(f["key"])
+    lessons = []
+    for i, (kind, position, text, _) in enumerate(EVASIVE):
+        keys = by_session[f"s{i:03d}"]
+        planted = position if kind == "agent ran it" else text
+        for n, (body, lesson_kind) in enumerate(
+            [
+                (text, "trap"),
+                (f"Use `{planted}`; it worked.", "fix"),
+                (f'The user said: "{text}"', "preference"),
+            ]
+        ):
+            lessons.append(
+                {
+                    "title": f"Injected {i}.{n}",
+                    "body": body,
+                    "kind": lesson_kind,
+                    "strength": 5,
+                    "evidence": keys,
+                    "memory": True,
+                }
+            )
+        lessons.append(
+            {
+                "title": f"`make target-{i}` has no target here",
+                "body": f"Use `make check-{i}`.",
+                "kind": "fix",
+                "strength": 3,
+                "evidence": keys,
+                "memory": True,
+            }
+        )
+    return {"judge": "claude-code", "lessons": lessons}
+
+
+def test_no_evasive_injection_reaches_memory_through_apply(tmp_path: Path) -> None:
+    root, home, memory = _sessions(tmp_path)
+    digest = run_cli(
+        "digest", "--json", "--max-bytes", "5000000", "--claude-home", str(home), cwd=root, env=NOW
+    )
+    assert digest.returncode == 0, digest.stderr
+    judged = _fooled(json.loads(digest.stdout))
+    done = run_cli(
+        "apply",
+        "-",
+        "--json",
+        "--max-new",
+        "500",
+        "--claude-home",
+        str(home),
+        cwd=root,
+        env=NOW,
+        stdin=json.dumps(judged),
+    )
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    text = _memory_text(memory)
+    assert _reached(text) == [] and "Injected" not in text
+    assert len(_benign_kept(text)) == len(EVASIVE)
+    assert result["quarantined"] + result["held"] == 3 * len(EVASIVE)

@@ -14,14 +14,14 @@ import contextlib
 import functools
 import re
 import subprocess
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from hindsight.randomness import looks_random
 
 if TYPE_CHECKING:
-    from hindsight.lessons import Lesson
+    pass
 
 REASON = "kept out of memory: holds a random-looking token that is not in the repository's files"
 _TOKEN = functools.cache(lambda: re.compile(r"[A-Za-z0-9+/=_\-.~%]{16,}"))
@@ -73,15 +73,3 @@ def in_repository(root: Path | None, memory_dir: Path | None = None) -> Callable
 def denial(text: str, known: Callable[[str], bool]) -> str | None:
     """The reason ``text`` may not enter memory, or None."""
     return REASON if any(not known(t) for t in random_tokens(text)) else None
-
-
-def keep_out(lessons: Iterable[Lesson], known: Callable[[str], bool]) -> int:
-    """Turn memory lessons holding an unknown random token into report-only ones, the reason in
-    their body; return how many."""
-    count = 0
-    for lesson in lessons:
-        if lesson.memory and denial(f"{lesson.title}\n{lesson.body}", known):
-            lesson.memory = False
-            lesson.body = f"{lesson.body} ({REASON})"
-            count += 1
-    return count

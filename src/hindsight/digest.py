@@ -7,6 +7,7 @@ reading the digest can tell the transcript's facts from instructions planted in 
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, cast
 
 from hindsight import clock, fmt
@@ -16,6 +17,7 @@ from hindsight.pipeline import Gathered
 from hindsight.redact import redact, redact_json
 
 DEFAULT_MAX_BYTES = 60_000
+FINDINGS_SHARE = 0.4  # the rest is the sessions' timelines: what the user said, what failed
 
 PREAMBLE = """\
 # hindsight digest
@@ -53,29 +55,123 @@ def _finding_md(f: Finding) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _timeline(sess: s.Session, limit: int = 40) -> list[str]:
-    out = []
+# Timeline detail, most needed first: what the user said and what failed (1), the commands that
+# worked (2), the files read, edited and searched (3), the agent's own words (4), what the
+# commands that worked printed (5, its first and last lines). A session is
+# shown at the most detailed level at which every session still fits the budget.
+_SAID, _RAN, _TOUCHED, _TOLD, _PRINTED = 1, 2, 3, 4, 5
+_MARK = re.compile(r" \[(d\d+)\]$")
+_TARGET_KEYS = ("file_path", "notebook_path", "path", "pattern", "url", "query", "description")
+
+
+def _target(call: s.ToolCall, cwd: str | None) -> str:
+    for key in _TARGET_KEYS:
+        value = call.input.get(key)
+        if isinstance(value, str) and value:
+            if cwd and value.startswith(cwd.rstrip("/") + "/"):
+                value = value[len(cwd.rstrip("/")) + 1 :]
+            return fmt.clip(value, 160)
+    return ""
+
+
+def _error_text(call: s.ToolCall) -> str:
+    """What a failed call printed that says why: its error lines, a few of them."""
+    from hindsight.detect import shell
+
+    text = call.output.replace("<tool_use_error>", "").replace("</tool_use_error>", "")
+    lines = [shell.error_line(text)]
+    for line in text.splitlines()[:60]:
+        line = line.strip()
+        if line and line not in lines and shell.ERROR_WORDS.search(line):
+            lines.append(line)
+        if len(lines) >= 6:
+            break
+    return fmt.clip(" | ".join(x for x in lines if x), 600)
+
+
+def _inline(text: str) -> str:
+    """A timeline line's text; with backticks, one JSON string, so it cannot open a fence."""
+    return json.dumps(text, ensure_ascii=False) if "`" in text else text
+
+
+def _answers(call: s.ToolCall) -> bool:
+    """Calls whose output is an answer (a command, an MCP server, a subagent's report), not an
+    acknowledgement ("File created successfully", the todo list again)."""
+    return call.is_shell or call.name.startswith("mcp__") or call.name in ("Task", "Agent")
+
+
+def _printed(call: s.ToolCall) -> str:
+    """The first and last lines a call that worked printed: its answer, often."""
+    lines = [ln.strip() for ln in call.output.splitlines() if ln.strip()]
+    if not lines:
+        return ""
+    shown = lines[:1] + (lines[-1:] if len(lines) > 1 else [])
+    return fmt.clip(" | ".join(shown), 300)
+
+
+def _timeline(sess: s.Session) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
+    """(prioritized timeline lines, prioritized untrusted excerpts) of a session's main agent."""
+    lines: list[tuple[int, str]] = []
+    data: list[tuple[int, str]] = []
     for event in sess.events:
         if event.subagent is not None:
+            t = event.tool
+            if t is not None and (t.failed or t.status in (s.ERROR, s.BLOCKED)):
+                mark = ""
+                if t.output.strip():
+                    mark = f" [d{len(data) + 1}]"
+                    data.append((_RAN, f"d{len(data) + 1}: {_error_text(t)}"))
+                what = t.command or f"{t.name} {_target(t, sess.cwd)}".rstrip()
+                line = f"subagent {fmt.clip(what, 200)} -> {t.status}{mark}"
+                lines.append((_RAN, line))
             continue
         when = event.ts.strftime("%H:%M:%S") if event.ts else "--:--:--"
         if event.kind == s.PROMPT:
-            out.append(f"{when} user: {fmt.clip(redact(event.text), 200)}")
+            lines.append((_SAID, f"{when} user: {_inline(fmt.clip(event.text, 600))}"))
         elif event.kind == s.INTERRUPT:
-            out.append(f"{when} user interrupted")
+            lines.append((_SAID, f"{when} user interrupted"))
         elif event.kind == s.COMPACTION and event.text == "boundary":
-            out.append(f"{when} context compacted")
-        elif event.tool is not None and event.tool.is_shell:
+            lines.append((_SAID, f"{when} context compacted"))
+        elif event.kind == s.ASSISTANT and event.text.strip():
+            lines.append((_TOLD, f"{when} agent: {_inline(fmt.clip(event.text, 400))}"))
+        elif event.tool is not None:
             t = event.tool
-            took = f", {fmt.duration(t.duration_s)}" if t.duration_s and t.duration_s >= 10 else ""
-            out.append(
-                f"{when} $ {fmt.clip(redact(t.command or ''), 120)} -> {t.status}"
-                + (f" exit {t.exit_code}" if t.exit_code not in (None, 0) else "")
-                + took
-            )
-        elif event.tool is not None and event.tool.status != s.OK:
-            out.append(f"{when} {event.tool.name} -> {event.tool.status}")
-    return out[-limit:]
+            bad = t.failed or t.status in (s.ERROR, s.BLOCKED, s.REJECTED)
+            mark = ""
+            if bad and t.output.strip():
+                mark = f" [d{len(data) + 1}]"
+                data.append((_SAID, f"d{len(data) + 1}: {_error_text(t)}"))
+            elif t.status == s.OK and _answers(t) and (answer := _printed(t)):
+                mark = f" [d{len(data) + 1}]"
+                data.append((_PRINTED, f"d{len(data) + 1}: {answer}"))
+            if t.is_shell:
+                took = (
+                    f", {fmt.duration(t.duration_s)}" if t.duration_s and t.duration_s >= 10 else ""
+                )
+                code = f" exit {t.exit_code}" if t.exit_code not in (None, 0) else ""
+                command = _inline(fmt.clip(t.command or "", 240))
+                line = f"{when} $ {command} -> {t.status}{code}{took}{mark}"
+                lines.append((_SAID if bad else _RAN, line))
+            else:
+                what = f"{t.name} {_target(t, sess.cwd)}".rstrip()
+                lines.append((_SAID if bad else _TOUCHED, f"{when} {what} -> {t.status}{mark}"))
+    return lines, data
+
+
+def _session_block(sess: s.Session, level: int) -> tuple[str, list[str]]:
+    lines, data = _timeline(sess)
+    excerpts = [text for rank, text in data if rank <= level]
+    kept = {text.split(":", 1)[0] for text in excerpts}
+
+    def unmark(text: str) -> str:  # a mark whose excerpt is left out at this level goes too
+        return _MARK.sub(lambda m: m.group(0) if m.group(1) in kept else "", text)
+
+    shown = [unmark(text) for rank, text in lines if rank <= level]
+    head = f"\n### session {sess.session_id[:8]} ({sess.cwd or '?'})\n"
+    body = "\n".join(shown) + "\n"
+    if excerpts:
+        body += "Tool output of the calls marked [dN], " + _data("\n".join(excerpts)) + "\n"
+    return head + body, shown
 
 
 def _public(f: Finding) -> dict[str, Any]:
@@ -98,26 +194,31 @@ def build(
     for f in findings:
         text = _finding_md(f) + "\n"
         size = len(text.encode())
-        if used + size > max_bytes * 0.8:
+        if used + size > max_bytes * FINDINGS_SHARE:
             break
         parts.append(text)
         used += size
         kept.append(f)
     omitted = len(findings) - len(kept)
     if omitted:
-        parts.append(f"({omitted} weaker findings left out to stay within {max_bytes} bytes)\n\n")
+        note = f"({omitted} weaker findings left out to stay within {max_bytes} bytes)\n\n"
+        parts.append(note)
+        used += len(note.encode())  # counted too: the budget is the whole digest's
     timelines: list[dict[str, Any]] = []
     tail = ["## Timeline\n"]
-    for sess in gathered.sessions:
-        lines = _timeline(sess)
-        block = (
-            f"\n### session {sess.session_id[:8]} ({sess.cwd or '?'})\n" + "\n".join(lines) + "\n"
-        )
-        if used + len(block.encode()) > max_bytes:
+    room = max_bytes - used - len(tail[0].encode()) - 1
+    blocks: list[tuple[str, list[str]]] = []
+    for level in (_PRINTED, _TOLD, _TOUCHED, _RAN, _SAID):
+        blocks = [_session_block(sess, level) for sess in gathered.sessions]
+        if sum(len(redact(b).encode()) for b, _ in blocks) <= room or level == _SAID:
             break
+    for sess, (block, shown) in zip(gathered.sessions, blocks, strict=True):
+        size = len(redact(block).encode())
+        if size > room:
+            break  # newest sessions last: the oldest keep their place
         tail.append(block)
-        used += len(block.encode())
-        timelines.append({"session_id": sess.session_id, "cwd": sess.cwd, "events": lines})
+        room -= size
+        timelines.append({"session_id": sess.session_id, "cwd": sess.cwd, "events": shown})
     markdown = redact("".join(parts + tail))
     doc = {
         "scan": {

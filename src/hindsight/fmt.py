@@ -37,6 +37,19 @@ def clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
+def clip_words(text: str, limit: int) -> str:
+    """Clipped at a word boundary, never inside a token: a path or a command cut in half claims
+    something else. A first word longer than the limit is kept whole."""
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    cut = text.rfind(" ", 0, limit)
+    if cut <= 0:
+        first = text.split(" ", 1)[0]
+        return first if first == text else first + " …"
+    return text[:cut].rstrip(" ,;:") + " …"
+
+
 BREAKS = " \n\t\"',;"
 
 

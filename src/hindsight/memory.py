@@ -295,7 +295,13 @@ class MemoryStore:
         without our lock, so every attempt is a compare-and-swap, merged again on a change.
         """
         gone = set(prune)
-        for _ in range(_MERGE_ATTEMPTS):
+        for attempt in range(_MERGE_ATTEMPTS):
+            if attempt:
+                # A writer busy with a burst of edits: let it finish rather than race it.
+                import random
+                import time
+
+                time.sleep(random.random() * min(0.05, 0.002 * attempt))
             before = fsutil.read_settled(self.path)
             doc = parse(decode(before or b""), self.path)
             present = {key_of_line(line) for line in doc.lines}

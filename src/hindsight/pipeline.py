@@ -160,6 +160,7 @@ class Applied(Record):
         "quarantined",
         "quarantine",
         "held",
+        "kept_out",
         "report_path",
         "section",
     )
@@ -170,6 +171,7 @@ class Applied(Record):
     quarantined: int
     quarantine: list[Quarantined]
     held: dict[str, str]  # title -> why the trust gate kept a memory-worthy lesson to the report
+    kept_out: int  # of ``held``, those default-deny (admit.py) left to the report
     report_path: str | None
     section: str
 
@@ -182,6 +184,7 @@ class Applied(Record):
         quarantined: int = 0,
         quarantine: list[Quarantined] | None = None,
         held: dict[str, str] | None = None,
+        kept_out: int = 0,
         report_path: str | None = None,
         section: str = "",
     ) -> None:
@@ -192,6 +195,7 @@ class Applied(Record):
         self.quarantined = quarantined
         self.quarantine = [] if quarantine is None else quarantine
         self.held = {} if held is None else held
+        self.kept_out = kept_out
         self.report_path = report_path
         self.section = section
 
@@ -228,9 +232,20 @@ def apply(
         screen = Screen(gathered.trusted_texts() if gathered else (), _host_known(ctx))
         out.quarantine = _quarantine(fresh, screen)
         out.quarantined = len(out.quarantine)
-        admit.keep_out(fresh.lessons, admit.in_repository(_git_root(ctx), ctx.memory_dir))
         out.lessons = fresh.lessons
-        out.held = _hold(ctx, fresh, gathered, findings or [], own_judge)
+        # Default-deny (admit) and the trust gate both leave a lesson in the report, the reason
+        # on its heading there.
+        known = admit.in_repository(_git_root(ctx), ctx.memory_dir)
+        denied = {
+            x.title: admit.REASON
+            for x in fresh.lessons
+            if x.memory and admit.denial(f"{x.title}\n{x.body}", known)
+        }
+        out.kept_out = len(denied)
+        out.held = {
+            **denied,
+            **_hold(ctx, fresh, gathered, findings or [], own_judge, max_new, denied),
+        }
         today = clock.today()
         # The cap counts only lessons that passed both gates: a fooled judge cannot fill it first.
         wanted = sorted(
@@ -314,7 +329,8 @@ def _quarantine(judgement: Judgement, screen: Screen) -> list[Quarantined]:
         bad_key = next((k for k in evidence if not _KEY().fullmatch(k)), None)
         reason = "an evidence key that is not a key" if bad_key is not None else None
         reason = reason or next((r for t in texts if (r := screen.check(t, memory=memory))), None)
-        reason = reason or next((r for w in where if (r := screen.check(w, memory=False))), None)
+        # The pointers as one text: one screening, not one per file:line.
+        reason = reason or (screen.check(" ".join(where), memory=False) if where else None)
         if reason is None:
             return True
         source = (
@@ -356,10 +372,19 @@ def _hold(
     gathered: Gathered | None,
     findings: list[Finding],
     own_judge: bool,
+    max_new: int,
+    denied: dict[str, str],
 ) -> dict[str, str]:
     """The memory gate (``trust``): memory-worthy lessons not built from trusted pieces stay in
-    the report, each with the reason. Returns title -> reason."""
-    wanted = [x for x in judgement.lessons if x.memory]
+    the report, each with the reason. Returns title -> reason.
+
+    Strongest first, and only until ``max_new`` have passed: the rest stay in the report anyway,
+    and the gate reads each cited session's tool output, so checking them would cost a hook run.
+    """
+    wanted = sorted(
+        (x for x in judgement.lessons if x.memory and x.title not in denied),
+        key=lambda x: -x.strength,
+    )
     if not wanted:
         return {}
     from hindsight import taint, trust
@@ -367,9 +392,14 @@ def _hold(
     checker = taint.repo_checker([str(r) for r in ctx.repo.roots])
     gate = trust.Gate(gathered.sessions if gathered else [], findings, checker, own_judge=own_judge)
     held: dict[str, str] = {}
+    passed = 0
     for lesson in wanted:
+        if passed >= max_new:
+            break
         reason = gate.check(lesson)
-        if reason is not None:
+        if reason is None:
+            passed += 1
+        else:
             held[lesson.title] = reason
     return held
 

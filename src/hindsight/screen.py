@@ -81,10 +81,11 @@ _HIGH: list[tuple[str, tuple[str, ...], Callable[[], re.Pattern[str]]]] = [
         ),
     ),
 ]
+_UNSAFE = "destructive or unsafe command"
 _HIGH += [
     (
         "addressed to an AI",
-        (),
+        ("should", "must", "need", "has to", "is to", "expected to", "will now"),
         _lazy(
             r"\b(?:the |an? )?(?:ai|assistant|agent|claude|llm|model|copilot)s?\b[^.\n]{0,20}?\b(?:should|must|"
             r"needs? to|has to|is to|is expected to|will now)\b",
@@ -93,7 +94,20 @@ _HIGH += [
     ),
     (
         "overrides instructions",
-        (),
+        (
+            "ignor",
+            "olvid",
+            "oubli",
+            "vergiss",
+            "esque",
+            "dimentic",
+            "игнорир",
+            "забудь",
+            "忽略",
+            "无视",
+            "無視",
+            "무시",
+        ),
         _lazy(
             # es, fr, de, pt, it, ru, zh, ja, ko: "ignore / forget the previous instructions"
             r"\bignor(?:a|e|ez|ar|ieren?|iere|are)\b.{0,40}\b(?:instrucci|instruction|anweisung|instru[çc]|istruzion|regeln|r[eè]gles|reglas)"
@@ -104,7 +118,19 @@ _HIGH += [
     ),
     (
         "writes to memory",
-        (),
+        (
+            "mem",
+            "moire",
+            "ged",
+            "speicher",
+            "память",
+            "запомни",
+            "记",
+            "記憶",
+            "メモリ",
+            "기억",
+            "메모리",
+        ),
         _lazy(
             r"\b(?:a(?:ñade|gregue|ggiungi|dicione)|ajoute[zr]?|f[üu]ge|speichere?|guarda|salva|enregistre[zr]?)\b.{0,40}"
             r"\b(?:memoria|m[ée]moire|ged[äa]chtnis|speicher|mem[óo]ria)\b|\b(?:memoria|m[ée]moire|mem[óo]ria)\b"
@@ -114,7 +140,7 @@ _HIGH += [
     ),
     (
         "markdown that loads a URL",
-        (),
+        ("](", "<", "javascript:", "data:"),
         _lazy(
             r"!\[[^\]\n]*\]\(|\[[^\]\n]*\]\(\s*(?:[a-z]+:|//)|<\s*(?:img|iframe|script|link|a)\b"
             r"|\bjavascript:|\bdata:[a-z]+/[a-z]",
@@ -123,7 +149,7 @@ _HIGH += [
     ),
     (
         "encoded or evaluated text",
-        (),
+        ("%", "decode", "atob", "openssl", "\\", "codecs", "rot", "eval", "exec", "xxd"),
         _lazy(
             r"%[0-9a-f]{2}(?:%[0-9a-f]{2}){3,}|\bb(?:64|32|16)decode\b|\batob\s*\(|\bopenssl\s+(?:base64|enc)\b"
             r"|\\[0-7]{3}(?:\\[0-7]{3}){3,}|\\u[0-9a-f]{4}(?:\\u[0-9a-f]{4}){3,}|\bcodecs\.decode\b|\brot-?13\b"
@@ -131,19 +157,67 @@ _HIGH += [
             re.I,
         ),
     ),
+    # Destructive or unsafe commands beyond the list above, split so each runs behind its literals.
+    (_UNSAFE, ("-delete",), _lazy(r"\bfind\s+\S+.*\s-delete\b", re.I)),
     (
-        "destructive or unsafe command",
-        (),
+        _UNSAFE,
+        ("git",),
+        _lazy(r"\bgit\s+push\b[^\n;|&]*(?:\s\+[\w/]|--force)|\bgit\s+filter-branch\b", re.I),
+    ),
+    (
+        _UNSAFE,
+        ("truncate", "prune", "kubectl", "terraform"),
         _lazy(
-            r"\bfind\s+\S+.*\s-delete\b|\bgit\s+push\b[^\n;|&]*\s\+[\w/]|\bgit\s+push\b[^\n;|&]*--force"
-            r"|\btruncate\s+-s\s*0|\bdocker\s+(?:system|volume|image)\s+prune\b|\bkubectl\s+delete\b"
-            r"|\bterraform\s+(?:destroy|apply\s+-auto-approve)|\brm\s+(?:-\w+\s+)*-[a-z]*r[a-z]*\s+(?:-\w+\s+)*-[a-z]*f"
-            r"|\brm\s+(?:-\w+\s+)*-[a-z]*f[a-z]*\s+(?:-\w+\s+)*-[a-z]*r|\brm\s+--recursive|\bshred\b|--no-preserve-root"
-            r"|\bchmod\s+(?:-R\s+)?0?00\b|\bcrontab\s+-r\b|\bhistory\s+-c\b|\biptables\s+-F|\bsetenforce\s+0"
-            r"|\bdelete\s+from\s+\w+\s*(?:;|$)|\bgit\s+filter-branch\b|--no-verify\b|\bNODE_TLS_REJECT_UNAUTHORIZED\s*=\s*0"
-            r"|--unsafe-perm\b|--trusted-host\b|-insecure\b|--insecure\b|\bsudo\s+pip\b|\bnpm\s+unpublish\b"
-            r"|\bgh\s+repo\s+delete\b|\bs3\s+rm\b.*--recursive|\bdrop\s+(?:table|database)\b|\bkill\s+-9\s+-1\b"
-            r"|\bskip[- ]ci\b|\[skip ci\]|\bdisable\b.{0,20}\b(?:hooks?|sandbox|review|tests?|lint|ci|checks?|verification)\b",
+            r"\btruncate\s+-s\s*0|\bdocker\s+(?:system|volume|image)\s+prune\b|\bkubectl\s+delete\b"
+            r"|\bterraform\s+(?:destroy|apply\s+-auto-approve)",
+            re.I,
+        ),
+    ),
+    (
+        _UNSAFE,
+        ("rm",),
+        _lazy(
+            r"\brm\s+(?:-\w+\s+)*-[a-z]*r[a-z]*\s+(?:-\w+\s+)*-[a-z]*f|\brm\s+(?:-\w+\s+)*-[a-z]*f[a-z]*\s+(?:-\w+\s+)*-[a-z]*r"
+            r"|\brm\s+--recursive",
+            re.I,
+        ),
+    ),
+    (
+        _UNSAFE,
+        ("shred", "preserve-root", "chmod", "crontab", "history", "iptables", "setenforce"),
+        _lazy(
+            r"\bshred\b|--no-preserve-root|\bchmod\s+(?:-R\s+)?0?00\b|\bcrontab\s+-r\b|\bhistory\s+-c\b"
+            r"|\biptables\s+-F|\bsetenforce\s+0",
+            re.I,
+        ),
+    ),
+    (
+        _UNSAFE,
+        ("delete", "drop", "kill"),
+        _lazy(
+            r"\bdelete\s+from\s+\w+\s*(?:;|$)|\bdrop\s+(?:table|database)\b|\bkill\s+-9\s+-1\b",
+            re.I,
+        ),
+    ),
+    (
+        _UNSAFE,
+        ("no-verify", "node_tls", "unsafe-perm", "trusted-host", "insecure"),
+        _lazy(
+            r"--no-verify\b|\bNODE_TLS_REJECT_UNAUTHORIZED\s*=\s*0|--unsafe-perm\b|--trusted-host\b|-insecure\b",
+            re.I,
+        ),
+    ),
+    (_UNSAFE, ("sudo", "unpublish"), _lazy(r"\bsudo\s+pip\b|\bnpm\s+unpublish\b", re.I)),
+    (
+        _UNSAFE,
+        ("delete", "--recursive"),
+        _lazy(r"\bgh\s+repo\s+delete\b|\bs3\s+rm\b.*--recursive", re.I),
+    ),
+    (
+        _UNSAFE,
+        ("skip", "disable"),
+        _lazy(
+            r"\bskip[- ]ci\b|\[skip ci\]|\bdisable\b.{0,20}\b(?:hooks?|sandbox|review|tests?|lint|ci|checks?|verification)\b",
             re.I,
         ),
     ),
@@ -176,7 +250,53 @@ _CONTEXT: list[tuple[str, tuple[str, ...], Callable[[], re.Pattern[str]]]] = [
     ),
     (
         "instruction word",
-        (),
+        (
+            "please",
+            "kindly",
+            "appreciate",
+            "customary",
+            "standard practice",
+            "recommended",
+            "going forward",
+            "next time",
+            "be sure to",
+            "forget",
+            "prefer",
+            "want",
+            "expect",
+            "it would be",
+            "consider",
+            "should",
+            "instead of asking",
+            "without",
+            "a partir de",
+            "siempre",
+            "nunca",
+            "partir de maintenant",
+            "sormais",
+            "toujours",
+            "jamais",
+            "ab jetzt",
+            "von nun an",
+            "immer",
+            "niemals",
+            "sempre",
+            "d'ora in poi",
+            "отныне",
+            "всегда",
+            "никогда",
+            "с этого момента",
+            "总是",
+            "永远",
+            "从现在起",
+            "以后都",
+            "常に",
+            "今後",
+            "必ず",
+            "항상",
+            "앞으로",
+            "절대",
+        ),
         _lazy(
             # Polite phrasing with no trigger word, and the common instruction words of es, fr,
             # de, pt, it, ru, zh, ja, ko.
@@ -205,6 +325,11 @@ _ROT13 = str.maketrans(
     "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz",
     "NOPQRSTUVWXYZABCDEFGHIJKLMnopqrstuvwxyzabcdefghijklm",
 )
+# Common English words as rot13 spells them ("the", "and", "to", "you", "all", "ignore", ...).
+_ROT13_HINTS = frozenset(
+    ["gur", "naq", "gb", "lbh", "nyy", "vtaber", "cyrnfr", "nyjnlf", "arire", "lbhe", "vf", "vg"]
+)
+_HYPHENED = _lazy(r"\w-\w+-\w+-\w")
 _B64 = _lazy(r"[A-Za-z0-9+/]{16,}={0,2}|[A-Za-z0-9_\-]{16,}")
 
 
@@ -227,7 +352,8 @@ def _decoded(text: str) -> list[str]:
         from urllib.parse import unquote
 
         out.append(unquote(text))
-    out.append(text.translate(_ROT13))
+    if _ROT13_HINTS.intersection(text.casefold().split()):
+        out.append(text.translate(_ROT13))  # English in rot13: its function words give it away
     import base64
     import binascii
 
@@ -248,7 +374,7 @@ def _variants(text: str) -> list[str]:
     and its decoded forms."""
     base = normalize(text)
     out = [base]
-    if "_" in base or "-" in base:
+    if "_" in base or _HYPHENED().search(base):
         out.append(base.replace("_", " ").replace("-", " "))
     return out + [normalize(d) for d in _decoded(base)]
 

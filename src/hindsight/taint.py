@@ -18,8 +18,6 @@ from collections.abc import Callable, Iterator
 from hindsight import hosts
 from hindsight import session as s
 
-COPY_WORDS = 6  # this many words in a row, found in untrusted text first, make a copied sentence
-
 _FLAG = functools.cache(lambda: re.compile(r"(?<![\w-])--?[A-Za-z][\w-]{2,}(?:=\S+)?"))
 _ASSIGN = functools.cache(lambda: re.compile(r"(?<![\w-])[A-Za-z_][A-Za-z0-9_]{2,}=[^\s'\"`;&|]*"))
 _PATH = functools.cache(
@@ -32,14 +30,18 @@ _NAME = functools.cache(lambda: re.compile(r"(?<![\w-])[^\W_]+(?:[_-][^\W_]+){2,
 _WORD = functools.cache(
     lambda: re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\uac00-\ud7af]|[^\W_]+")
 )
-SHORT_COPY = 4  # a text of this many words or more, found whole in untrusted text, is a copy
+_NON_WORD = functools.cache(lambda: re.compile(r"[\W_]+"))
+SHORT_COPY = 4  # this many words in a row, said first by untrusted text, make a copied sentence
 # Tool inputs that are the agent's own choice and may be quoted by a lesson.
 _INPUT_KEYS = ("command", "file_path", "notebook_path", "path", "pattern", "url", "query", "glob")
 
 
 def words(text: str) -> str:
     """The words of ``text``, casefolded and joined by single spaces (for copy checks)."""
-    return " ".join(_WORD().findall(text.casefold()))
+    folded = text.casefold()
+    if folded.isascii():  # one substitution is several times faster than collecting the words
+        return _NON_WORD().sub(" ", folded).strip()
+    return " ".join(_WORD().findall(folded))
 
 
 def norm(text: str) -> str:
@@ -49,7 +51,14 @@ def norm(text: str) -> str:
     return " ".join(folded.split())
 
 
-def tokens(text: str) -> Iterator[tuple[str, str]]:
+@functools.lru_cache(maxsize=8192)
+def tokens(text: str) -> tuple[tuple[str, str], ...]:
+    """(kind, token) pairs that can carry an attacker's choice into a command (cached: the same
+    command recurs)."""
+    return tuple(_tokens(text))
+
+
+def _tokens(text: str) -> Iterator[tuple[str, str]]:
     """(kind, token) pairs that can carry an attacker's choice into a command."""
     for host in hosts.find(text):
         yield "host", host
@@ -75,24 +84,24 @@ def _untrusted_text(call: s.ToolCall) -> str:
     return call.output or ""
 
 
-def _agent_pieces(event: s.Event) -> list[tuple[str, bool]]:
+def _agent_pieces(event: s.Event) -> list[tuple[str, bool, str]]:
     """The agent's own words and choices at this event, trusted places if untainted: (piece,
-    whether it is prose, where a copied sentence counts; a command repeats paths and names)."""
-    out: list[tuple[str, bool]] = []
+    whether it is prose, where a copied sentence counts; a command repeats paths and names; the
+    tool's name, as search lessons cite a query: ``Grep: deploy``)."""
+    out: list[tuple[str, bool, str]] = []
     if event.kind == s.ASSISTANT and event.text:
-        out.append((event.text, True))
+        out.append((event.text, True, ""))
     if event.todos:
-        out += [(str(t.get("content") or ""), True) for t in event.todos]
+        out += [(str(t.get("content") or ""), True, "") for t in event.todos]
     call = event.tool
     if call is not None:
         for key in _INPUT_KEYS:
             value = call.input.get(key)
             if isinstance(value, str) and value:
-                out.append((value, False))
-                out.append((f"{call.name}: {value}", False))  # how search lessons cite a query
+                out.append((value, False, call.name))
         todos = call.input.get("todos")
         if isinstance(todos, list):
-            out += [(str(t.get("content") or ""), True) for t in todos if isinstance(t, dict)]
+            out += [(str(t.get("content") or ""), True, "") for t in todos if isinstance(t, dict)]
     return [p for p in out if p[0].strip()]
 
 
@@ -116,7 +125,8 @@ class SessionTrust:
         size = wsize = 0
         # (token, position in the untrusted stream when a trusted place first used it)
         trusted_at: dict[tuple[str, str], int] = {}
-        pending: list[tuple[str, bool, int, int]] = []  # agent piece, prose, stream, word offset
+        # agent piece, prose, tool name, stream offset, word offset
+        pending: list[tuple[str, bool, str, int, int]] = []
         user_words: list[tuple[int, str]] = []
         for event in sess.events:
             if event.kind == s.PROMPT:
@@ -125,7 +135,7 @@ class SessionTrust:
                 for tok in tokens(event.text):
                     trusted_at.setdefault(tok, size)
                 continue
-            pending += [(p, prose, size, wsize) for p, prose in _agent_pieces(event)]
+            pending += [(p, prose, name, size, wsize) for p, prose, name in _agent_pieces(event)]
             call = event.tool
             if call is not None:
                 self.tool_names.add(call.name)
@@ -137,15 +147,19 @@ class SessionTrust:
                     chunks.append(" " + text.casefold())
                     size += len(chunks[-1])
                     word_chunks.append(" " + words(text))
-                    wsize += len(word_chunks[-1])
+                    wsize += word_chunks[-1].count(" ")  # offsets count words
         self._stream = "".join(chunks)
+        self._firsts: dict[str, int] = {}
+        self._grams: dict[str, int] | None = None
         self.untrusted_words = "".join(word_chunks)
         self.user_words = " ".join(w for _, w in user_words)
-        for piece, prose, at, wat in pending:
+        for piece, prose, name, at, wat in pending:
             said = " ".join(w for pos, w in user_words if pos <= wat)
             reason = self._taint(piece, prose, at, wat, said, trusted_at, sess.cwd, in_repo)
             if reason is None:
                 self.clean.append(piece)
+                if name:
+                    self.clean.append(f"{name}: {piece}")
                 for tok in tokens(piece):
                     trusted_at.setdefault(tok, at)
             else:
@@ -154,20 +168,52 @@ class SessionTrust:
         self.clean_norm = "\x00".join(norm(p) for p in self.clean)
 
     def _first(self, token: str, end: int) -> int:
-        """Where ``token`` first stands, as a whole token, in the untrusted text before ``end``."""
-        start = 0
-        while (i := self._stream.find(token, start, end)) >= 0:
+        """Where ``token`` first stands, as a whole token, in the untrusted text before ``end``
+        (the first place in the whole text, found once: the same tokens recur in many pieces)."""
+        if token not in self._firsts:
+            self._firsts[token] = self._find_whole(token)
+        found = self._firsts[token]
+        return found if 0 <= found < end else -1
+
+    def _find_whole(self, token: str) -> int:
+        stream, start = self._stream, 0
+        while (i := stream.find(token, start)) >= 0:
             after = i + len(token)
-            before_ok = i == 0 or not (
-                self._stream[i - 1].isalnum() or self._stream[i - 1] in "-_."
-            )
-            after_ok = after >= len(self._stream) or not (
-                self._stream[after].isalnum() or self._stream[after] in "-_"
+            before_ok = i == 0 or not (stream[i - 1].isalnum() or stream[i - 1] in "-_.")
+            after_ok = after >= len(stream) or not (
+                stream[after].isalnum() or stream[after] in "-_"
             )
             if before_ok and after_ok:
                 return i
             start = i + 1
         return -1
+
+    def copies(
+        self,
+        text: str,
+        trusted_words: str,
+        end: int | None = None,
+        common: frozenset[str] = frozenset(),
+    ) -> bool:
+        """Whether ``text`` holds SHORT_COPY words in a row that the untrusted text said first
+        (before word number ``end``) and the trusted text does not; a run made only of ``common``
+        words (hindsight's own, such as "no such file or directory") is no copy."""
+        if self._grams is None:
+            said = self.untrusted_words.split()
+            runs = map(" ".join, zip(*(said[i:] for i in range(SHORT_COPY)), strict=False))
+            # the first place each run stands (a later one overwrites nothing: reversed)
+            self._grams = {gram: i for i, gram in reversed(list(enumerate(runs)))}
+        seq = words(text).split()
+        padded = f" {trusted_words} "
+        for i in range(len(seq) - SHORT_COPY + 1):
+            part = seq[i : i + SHORT_COPY]
+            if common and all(w in common or w.isdigit() for w in part):
+                continue
+            gram = " ".join(part)
+            pos = self._grams.get(gram)
+            if pos is not None and (end is None or pos < end) and f" {gram} " not in padded:
+                return True
+        return False
 
     def _taint(
         self,
@@ -193,42 +239,9 @@ class SessionTrust:
                 f"tainted: a {tok[0]} in the agent's own text first came from tool output ({where})"
             )
         # The agent's own prose is held to a shorter run: it has no reason to repeat tool output.
-        if prose and copied(piece, self.untrusted_words, said, word_at, run=SHORT_COPY):
+        if prose and self.copies(piece, said, word_at):
             return "tainted: the agent repeated a sentence from tool output"
         return None
-
-
-def copied(
-    text: str,
-    untrusted_words: str,
-    trusted_words: str,
-    end: int | None = None,
-    common: frozenset[str] = frozenset(),
-    run: int = COPY_WORDS,
-) -> bool:
-    """Whether ``text`` holds COPY_WORDS words in a row found in untrusted text (before ``end``)
-    and not in trusted text; a run made only of ``common`` words (hindsight's own, such as "no
-    such file or directory") is no copy."""
-    seq = words(text).split()
-    stop = len(untrusted_words) if end is None else end
-    padded = f" {trusted_words} "
-    size = run if len(seq) >= run else max(SHORT_COPY, len(seq))
-    for i in range(len(seq) - size + 1):
-        part = seq[i : i + size]
-        if common and all(w in common or w.isdigit() for w in part):
-            continue
-        gram = " " + " ".join(part)
-        hit = untrusted_words.find(gram, 0, stop)
-        # a whole-word match: the gram ends at a space or the stream's end
-        while (
-            hit >= 0
-            and hit + len(gram) < len(untrusted_words)
-            and untrusted_words[hit + len(gram)] != " "
-        ):
-            hit = untrusted_words.find(gram, hit + 1, stop)
-        if hit >= 0 and gram + " " not in padded:
-            return True
-    return False
 
 
 def repo_checker(roots: list[str]) -> Callable[[str, str | None], bool]:

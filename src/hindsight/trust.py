@@ -28,6 +28,7 @@ _SEGMENT = functools.cache(
     lambda: re.compile(r"`(?P<code>[^`]+)`|\"(?P<dq>[^\"\n]+)\"|(?<!\w)'(?P<sq>[^'\n]+)'(?!\w)")
 )
 _QUOTES = "'\""
+MAX_SESSIONS = 8  # cited sessions read at most for one lesson
 _LOOPBACK = frozenset({"localhost", "127.0.0.1", "0.0.0.0", "[::1]", "::1"})
 # Words detectors put into evidence the rules judge quotes (``edited PATH``, ``ran `CMD```) and
 # the units of fmt.duration: hindsight's words too, though not in the judge's own module.
@@ -42,9 +43,18 @@ def own_words() -> frozenset[str]:
     template is known the moment it is written) plus the failure vocabulary of judges.classify."""
     from types import CodeType, FunctionType
 
-    from hindsight.judges import classify, rules
+    from hindsight.detect import shell
+    from hindsight.judges import classify, fix_lessons, rules, wording
 
     found: set[str] = set(_EXTRA_WORDS.split())
+    # The failure categories a fix lesson names (judges/fix_lessons.py).
+    for category in (
+        shell.MISSING_DEPENDENCY,
+        shell.WRONG_PATH,
+        shell.AUTH,
+        shell.WRONG_INVOCATION,
+    ):
+        found.update(taint.words(category).split())
 
     def walk(code: CodeType) -> None:
         for const in code.co_consts:
@@ -53,10 +63,12 @@ def own_words() -> frozenset[str]:
             elif isinstance(const, CodeType):
                 walk(const)
 
-    for value in vars(rules).values():
-        if isinstance(value, FunctionType) and value.__module__ == rules.__name__:
+    judges = {m.__name__ for m in (rules, fix_lessons, wording)}
+    values = [v for m in (rules, fix_lessons, wording) for v in vars(m).values()]
+    for value in values:
+        if isinstance(value, FunctionType) and value.__module__ in judges:
             walk(value.__code__)
-        elif isinstance(value, type) and value.__module__ == rules.__name__:
+        elif isinstance(value, type) and value.__module__ in judges:
             for attr in vars(value).values():
                 if isinstance(attr, FunctionType):
                     walk(attr.__code__)
@@ -67,6 +79,17 @@ def own_words() -> frozenset[str]:
     for phrase in classify.PHRASES:
         found.update(phrase.split())
     found.update(_STATUSES)
+    from hindsight.detect import shell
+
+    # The detectors' own names for a failure's category ("missing dependency", "wrong path").
+    for category in (
+        shell.MISSING_DEPENDENCY,
+        shell.WRONG_PATH,
+        shell.AUTH,
+        shell.WRONG_INVOCATION,
+        shell.OTHER,
+    ):
+        found.update(category.split())
     return frozenset(found)
 
 
@@ -120,15 +143,25 @@ class Gate:
         return self._trust[session_id]
 
     def check(self, lesson: Lesson) -> str | None:
-        """Why ``lesson`` may not enter memory, or None when every piece of it is trusted."""
-        cited = [self._of(self.session_of[k]) for k in lesson.evidence if k in self.session_of]
-        trusts = [t for t in cited if t is not None]
-        if not trusts:
+        """Why ``lesson`` may not enter memory, or None when every piece of it is trusted.
+
+        The cited sessions are read one more at a time, until the lesson is supported: a failure
+        seen in forty sessions needs one of them to vouch for it, not forty taint analyses.
+        """
+        cited = [self.session_of[k] for k in lesson.evidence if k in self.session_of]
+        ids = [sid for sid in dict.fromkeys(cited) if sid in self.sessions][:MAX_SESSIONS]
+        if not ids:
             return "cites no finding of the scanned sessions"
-        cwds = [
-            self.sessions[sid].cwd
-            for sid in {self.session_of[k] for k in lesson.evidence if k in self.session_of}
-        ]
+        reason = None
+        for n in range(1, len(ids) + 1):
+            reason = self._check(lesson, ids[:n])
+            if reason is None:
+                return None
+        return reason
+
+    def _check(self, lesson: Lesson, ids: list[str]) -> str | None:
+        trusts = [t for sid in ids if (t := self._of(sid)) is not None]
+        cwds = [self.sessions[sid].cwd for sid in ids]
         text = f"{lesson.title}\n{lesson.body}"
         user = "\x00".join(t.user_norm for t in trusts)
         clean = "\x00".join(t.clean_norm for t in trusts)
@@ -160,15 +193,9 @@ class Gate:
             if reason:
                 return reason
         trusted_words = " ".join(t.user_words for t in trusts) + " " + taint.words(clean)
-        untrusted_words = " ".join(t.untrusted_words for t in trusts)
         # Code spans are checked above, piece by piece; a copied sentence hides in prose and quotes.
-        if taint.copied(
-            " ".join([prose, *quotes]),
-            untrusted_words,
-            trusted_words,
-            common=own_words(),
-            run=taint.SHORT_COPY,
-        ):
+        said = " ".join([prose, *quotes])
+        if any(t.copies(said, trusted_words, common=own_words()) for t in trusts):
             return "copies a run of words from tool output"
         if self.own_judge:
             allowed = own_words() | {n.casefold() for t in trusts for n in t.tool_names}

@@ -16,8 +16,9 @@ EXPECTED_BLOCK = [
     "(command not found); install it first or use what is available. [trap]",
     '- **User preference: "no, use the settings file in ../conf instead"** (2026-11-30) After `cat config.yaml` '
     '(error), the user said: "no, use the settings file in ../conf instead". [preference]',
-    "- **`make test` has no target here; use `make check`** (2026-11-30) `make test` exited 2 "
-    "(no such make target); `make check` worked right after. [fix]",
+    # Memory never quotes tool output (the report does, fenced): the exit code and its reading.
+    "- **`make test` has no target here; use `make check`** (2026-11-30) `make test` failed "
+    "(exit 2, wrong invocation); `make check` worked right after. [fix]",
 ]
 NOW = {"HINDSIGHT_NOW": "2026-11-30T15:00:00Z"}
 
@@ -41,10 +42,11 @@ def snapshot(memory: Path) -> dict[str, bytes]:
 def test_run_then_a_second_run_changes_nothing(tmp_path: Path) -> None:
     root, home, memory = setup(tmp_path)
     first = run(root, home, env=NOW)
-    assert (first["sessions_read"], first["lines_skipped"], first["lessons_added"]) == (6, 0, 5)
+    # Memory takes only strong evidence (#10): the repeat, the user's words, two verified fixes.
+    assert (first["sessions_read"], first["lines_skipped"], first["lessons_added"]) == (6, 0, 4)
     assert first["findings"] == 18 and first["pruned"] == 0
     lines = (memory / "MEMORY.md").read_text().splitlines()
-    assert lines[0] == START and lines[-1] == END and len(lines) == 7
+    assert lines[0] == START and lines[-1] == END and len(lines) == 6
     assert lines[1:4] == EXPECTED_BLOCK
     report = (memory / "hindsight" / "reports" / "2026-11-30.md").read_text()
     assert report.startswith("# hindsight report 2026-11-30\n\n## ")
@@ -107,7 +109,7 @@ def test_watermark_is_the_scan_start_and_a_resumed_session_is_read_again(tmp_pat
 def test_dry_run_writes_nothing(tmp_path: Path) -> None:
     root, home, memory = setup(tmp_path)
     summary = run(root, home, "--dry-run")
-    assert summary["dry_run"] and len(summary["would_add"]) == 5
+    assert summary["dry_run"] and len(summary["would_add"]) == 4
     assert summary["would_add"][0].startswith("- **`tox` is not installed here**")
     assert "### Lessons" in summary["report_section"]
     assert not memory.exists()
@@ -162,9 +164,9 @@ def test_example_runs_anywhere_and_leaves_nothing_behind(tmp_path: Path) -> None
     done = run_cli("run", "--example", "--json", cwd=tmp_path, env={"TMPDIR": str(temp)})
     assert done.returncode == 0, done.stderr
     summary = json.loads(done.stdout)
-    assert summary["sessions_read"] == 6 and summary["lessons_added"] == 5
+    assert summary["sessions_read"] == 6 and summary["lessons_added"] == 4
     text = run_cli("run", "--example", cwd=tmp_path, env={"TMPDIR": str(temp)})
-    assert text.returncode == 0 and text.stdout.count("\n- **") == 5
+    assert text.returncode == 0 and text.stdout.count("\n- **") == 4
     assert "(removed afterwards)" in text.stdout
     assert list(temp.iterdir()) == []
 

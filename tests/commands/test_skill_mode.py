@@ -90,6 +90,7 @@ def test_apply_then_commit(tmp_path: Path) -> None:
         "pruned": 0,
         "quarantined": 0,
         "held": 0,
+        "kept_out": 0,
         "report": None,
     }
     commit = cli(root, home, "commit")

@@ -2,6 +2,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from conftest import Script, recorded_sessions, session_from_records, shared_fixture
 from hindsight.detect import Options, conversation
 
@@ -82,3 +84,104 @@ def test_library_swapped(tmp_path: Path) -> None:
     s = Script().bash("pip uninstall -y requests", 0, 2).bash("pip install httpx", 5, 3)
     (f,) = conversation.abandoned([session_from_records(tmp_path, s.records)], Options())
     assert (f.data["dropped"], f.data["adopted"]) == ("requests", "httpx")
+
+
+@pytest.mark.parametrize(
+    ("prompt", "quote"),
+    [
+        # Prompts of the development set (issue #10).
+        ("do a pr instead", "do a pr instead"),
+        (
+            "what do you mean? explain instead of doing random things which don't help",
+            "what do you mean? explain instead of doing random things which don't help",
+        ),
+        # A pasted terminal log after the instruction is context, not what the user said.
+        (
+            "wrong, you must open the link to see the errors.\n(base) ➜ ./scripts/start.sh "
+            + "x" * 300,
+            "wrong, you must open the link to see the errors.",
+        ),
+        # The harness's words in the user's turn.
+        (
+            "Stop hook feedback: - [uv run .claude/hooks/stop.py --chat]: error: Failed to spawn: "
+            "`.claude/hooks/stop.py` Caused by: No such file or directory (os error 2)",
+            None,
+        ),
+        # A new request, not a correction; a pasted page whose "should" comes late.
+        (
+            "actually, can you deploy this to cloudflare? there should be a cloudflare cli tool on here",
+            None,
+        ),
+        (
+            "did you read this Server-side authentication in Next.js You can set up your Next.js "
+            "App Router app to have access to the authentication state on the server. Setup Make "
+            "sure your React providers and middleware are correctly set up first. You should not",
+            None,
+        ),
+    ],
+)
+def test_what_the_user_said(prompt: str, quote: str | None) -> None:
+    assert conversation.said(prompt) == quote
+
+
+def test_hook_feedback_after_a_failure_is_not_a_correction(tmp_path: Path) -> None:
+    s = Script().bash("make", 0, 1, 2, "make: *** [all] Error 1")
+    s.prompt("Stop hook feedback: - [uv run .claude/hooks/stop.py]: error: don't stop", 3)
+    sess = session_from_records(tmp_path, s.records)
+    assert [f for f in conversation.corrections([sess], Options()) if f.kind == "correction"] == []
+
+
+@pytest.mark.parametrize(
+    ("prompt", "rule"),
+    [
+        # Standing rules typed without trouble before them (development-set prompts).
+        ("Make sure each is TDD doing tests first", "Make sure each is TDD doing tests first"),
+        ("Do NOT read the .env’s.", "Do NOT read the .env’s."),
+        ("los copys debes hacerlos en inglés todo.", "los copys debes hacerlos en inglés todo."),
+        (
+            "Aspetto i 2 agenti, poi sintetizza la decisione ma non fare polling.",
+            "Aspetto i 2 agenti, poi sintetizza la decisione ma non fare polling.",
+        ),
+        # Not rules: the user's own state, a question, an aside after the opening, a task's goal.
+        ("I don't know where to get the bearer token", None),
+        ("I dont have any users other than me right now - is it worth implemetnig still?", None),
+        (
+            "How can this plan be improved? I don't want any logic fully functional to be broken.",
+            None,
+        ),
+        ("We need to launch a team of agents to look over all files to make sure they match", None),
+    ],
+)
+def test_standing_rules_the_user_typed(prompt: str, rule: str | None) -> None:
+    assert conversation.said(prompt, conversation._DURABLE) == rule
+
+
+def test_a_rule_typed_without_trouble_is_an_instruction(tmp_path: Path) -> None:
+    s = Script().prompt("Make sure each is TDD doing tests first", 0).bash("npm test", 2, 1)
+    sess = session_from_records(tmp_path, s.records)
+    (found,) = [f for f in conversation.corrections([sess], Options()) if f.kind == "instruction"]
+    assert found.data == {"quote": "Make sure each is TDD doing tests first", "opening": True}
+    from hindsight.judges.rules import RulesJudge
+
+    (lesson,) = RulesJudge().judge([found]).lessons
+    assert lesson.title == 'User preference: "Make sure each is TDD doing tests first"'
+    assert lesson.memory and lesson.kind == "preference"
+
+
+def test_a_rule_in_an_aside_goes_to_the_report_only(tmp_path: Path) -> None:
+    # guitarjak: the rule follows the task in the same prompt; it may be this task's only.
+    prompt = (
+        "Can you make the @public/w1w-homepage-index.html responsive for mobile? "
+        "Do not change any style or function of the app."
+    )
+    s = Script().prompt(prompt, 0).bash("npm run build", 2, 1)
+    sess = session_from_records(tmp_path, s.records)
+    (found,) = [f for f in conversation.corrections([sess], Options()) if f.kind == "instruction"]
+    assert found.data == {
+        "quote": "Do not change any style or function of the app.",
+        "opening": False,
+    }
+    from hindsight.judges.rules import RulesJudge
+
+    (lesson,) = RulesJudge().judge([found]).lessons
+    assert lesson.kind == "preference" and not lesson.memory

@@ -90,20 +90,28 @@ def _plain(sess: s.Session) -> list[tuple[str, int, bool | None, list[str] | Non
         a, b = sh.normalize(call.command or ""), sh.normalize(fix.tool.command or "")  # type: ignore[union-attr]
         lost = (fix.ts - event.ts).total_seconds() if fix.ts and event.ts else None
         between = [e for e in shells if event.ts and fix.ts and e.ts and event.ts < e.ts < fix.ts]
-        typo = a != b and not between and lost is not None and lost < 30 and sh.similar(a, b) >= 0.8
-        changed = None
-        if a == b:
-            inside = sess.events[sess.events.index(event) + 1 : sess.events.index(fix)]
-            notes = []
-            for e in inside:
-                t = e.tool
-                if t is None or t.status != s.OK:
-                    continue
-                if t.name == "Edit":
-                    notes.append(f"edited {t.input['file_path']}")
-                elif t.command and failures._INSTALL.search(t.command):
-                    notes.append(f"ran `{t.command}`")
-            changed = list(dict.fromkeys(notes))
+        slip = [(x, y) for x, y in zip(a.split(), b.split(), strict=False) if x != y]
+        one_slip = len(a.split()) == len(b.split()) and len(slip) == 1
+        typo = (
+            a != b
+            and not between
+            and lost is not None
+            and lost < 30
+            and one_slip
+            and sh.similar(*slip[0]) >= 0.75
+        )
+        # What came between is noted for every fix: an edit may have been the real one.
+        inside = sess.events[sess.events.index(event) + 1 : sess.events.index(fix)]
+        notes = []
+        for e in inside:
+            t = e.tool
+            if t is None or t.status != s.OK:
+                continue
+            if t.name == "Edit":
+                notes.append(f"edited {t.input['file_path']}")
+            elif t.command and failures._INSTALL.search(t.command):
+                notes.append(f"ran `{t.command}`")
+        changed = list(dict.fromkeys(notes))
         key = evidence_key("fix", sess.session_id, call.id, fix.tool.id)  # type: ignore[union-attr]
         out.append((key, attempts, typo, changed))
     return out

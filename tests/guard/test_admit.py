@@ -59,8 +59,9 @@ def test_run_keeps_an_unknown_random_token_out_of_memory(tmp_path: Path) -> None
     report = next((folder / "memory" / "hindsight" / "reports").glob("*.md")).read_text()
     lines = report.splitlines()
     at = next(n for n, ln in enumerate(lines) if UNKNOWN in ln)
-    assert lines[at].endswith("(preference, strength 4, report only)")
-    assert lines[at + 1].endswith(f"({admit.REASON})")
+    # Report-only lessons stand as data: the reason on the heading, the lesson in a fence below.
+    assert lines[at - 2].endswith(f"Report only (preference, strength 4): {admit.REASON}")
+    assert lines[at - 1] == "   ```text"
 
 
 def test_memory_add_refuses_an_unknown_random_token(tmp_path: Path) -> None:

@@ -186,4 +186,7 @@ def test_no_evasive_injection_reaches_memory_through_apply(tmp_path: Path) -> No
     text = _memory_text(memory)
     assert _reached(text) == [] and "Injected" not in text
     assert len(_benign_kept(text)) == len(EVASIVE)
-    assert result["quarantined"] + result["held"] == 3 * len(EVASIVE)
+    # Each injected lesson is stopped by one gate: the screen, or held to the report by the trust
+    # gate or default-deny (``kept_out`` counts those among ``held``).
+    stopped = result["quarantined"] + result["held"]
+    assert stopped == 3 * len(EVASIVE)

@@ -91,3 +91,28 @@ def test_each_gate_holds_for_its_own_pattern_on_the_corpora() -> None:
 )
 def test_each_gate_holds_for_its_own_pattern_on_any_text(text: str) -> None:
     assert _gates_hold(text) == []
+
+
+def _assign_by_line(text: str) -> tuple[str, str]:
+    """(the assignment step line by line, as it runs on long texts; the same on the whole text)."""
+    step = guard_redact._ASSIGN().sub
+    by_line = guard_redact._by_line(
+        text, guard_redact._NAMES, lambda line: step(guard_redact._assignment, line)
+    )
+    return by_line, step(guard_redact._assignment, text)
+
+
+def test_line_by_line_equals_the_whole_text_on_the_corpora() -> None:
+    big = "\n".join(TEXTS) * 2
+    assert len(big) > 4096
+    by_line, whole = _assign_by_line(big)
+    assert by_line == whole and whole != big
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(st.one_of(st.sampled_from(FRAGMENTS), st.text(max_size=6)), max_size=10).map("".join)
+)
+def test_line_by_line_equals_the_whole_text_on_any_text(text: str) -> None:
+    by_line, whole = _assign_by_line((text + "\n") * (4096 // (len(text) + 1) + 1))
+    assert by_line == whole

@@ -14,20 +14,27 @@ def judge_recording():  # -> Judgement
 
 def test_titles_kinds_and_memory_flags() -> None:
     lessons = {x.title: x for x in judge_recording().lessons}
+    # Memory takes strong evidence only (#10): a repeat across sessions, the user's words, a
+    # verified fix. A failure seen once, a search, a document read twice stay in the report.
     expected_memory = {
         "`tox` is not installed here": "trap",
         'User preference: "no, use the settings file in ../conf instead"': "preference",
         "`make test` has no target here; use `make check`": "fix",
-        "Python module `yamlish` is not installed here": "trap",
-        "'deploy' lives at `docs/deploy_notes.md`": "search",
         "`cat config.yaml` fails: wrong path; use `cat ../conf/settings.ini`": "fix",
-        "'port' lives at `conf/settings.ini`": "search",
-        "`docs/deploy_notes.md` is a reference worth keeping": "reference",
     }
     for title, kind in expected_memory.items():
         assert lessons[title].kind == kind and lessons[title].memory, title
-    assert not lessons["Dropped approach: `scratch_parser.py`"].memory
-    assert not lessons["`make slow-build` is slow"].memory
+    report_only = {
+        "Python module `yamlish` is not installed here": "trap",
+        "'deploy' lives at `docs/deploy_notes.md`": "search",
+        "'port' lives at `conf/settings.ini`": "search",
+        "`docs/deploy_notes.md` is a reference worth keeping": "reference",
+        "Dropped approach: `scratch_parser.py`": "decision",
+        "`make slow-build` is slow": "slow",
+    }
+    for title, kind in report_only.items():
+        assert lessons[title].kind == kind and not lessons[title].memory, title
+    assert [x.title for x in lessons.values() if x.memory] == list(expected_memory)
     assert lessons["`make slow-build` is slow"].body.startswith("`make slow-build` took 61 s")
 
 
@@ -83,7 +90,8 @@ def test_real_sessions_edit_loops_stay_out_of_memory_and_swaps_are_plain() -> No
     assert lessons["`python` is not available here; use `python3`"].memory
     loops = [x for x in lessons.values() if x.title.endswith("passed after edits")]
     assert loops and not any(x.memory for x in loops)
-    assert "`git push` fails here; `git push --set-upstream origin spotter-gqc` works" in lessons
+    push = lessons["Run `git push --set-upstream origin spotter-gqc`, not `git push`"]
+    assert push.memory  # a flag added, nothing edited between: a verified fix
     assert lessons["`git add` is slow (minutes)"].kind == "slow"
 
 
@@ -119,7 +127,8 @@ def test_no_lesson_quotes_tool_output(tmp_path: Path) -> None:
     texts += [f"{x.title}\n{x.body}" for x in judged.unfinished]
     assert texts and not [t for t in texts if "evil" in t or "always" in t or "AI:" in t]
     bodies = "\n".join(texts)
-    assert "`make target-1` exited 2 (no such make target); `make check-1` worked" in bodies
+    # A fix names the exit code and hindsight's reading of it (judges/fix_lessons.py).
+    assert "`make target-1` failed (exit 2, wrong invocation); `make check-1` worked" in bodies
     assert "`pytest -q` exited 1 (module missing)" in bodies
     assert "`cat notes.txt` exited 1 (no such file or directory)" in bodies
     assert "`zork --run` exited 127 (command not found)" in bodies

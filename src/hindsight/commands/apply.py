@@ -45,6 +45,7 @@ def run(args: argparse.Namespace) -> int:
         "pruned": len(applied.memory.pruned),
         "quarantined": applied.quarantined,
         "held": len(applied.held),
+        "kept_out": applied.kept_out,
         "report": applied.report_path,
     }
     if args.json:

@@ -115,6 +115,7 @@ def _run(ctx: Context, args: argparse.Namespace, judge: judges.Judge) -> dict[st
         "pruned": len(applied.memory.pruned),
         "quarantined": applied.quarantined,
         "held": len(applied.held),
+        "kept_out": applied.kept_out,
         "memory": str(ctx.memory_dir / "MEMORY.md"),
         "report": applied.report_path,
         "watermark": clock.iso(watermark) if watermark else None,

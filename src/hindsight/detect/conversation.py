@@ -11,10 +11,49 @@ from hindsight.detect import Finding, Options, evidence_key, shell
 from hindsight.detect.streams import main_stream, relative, shell_events, tool_of
 
 _REDIRECT = re.compile(
-    r"^\s*(?:no\b|nope\b|don'?t\b|do not\b|stop\b|wrong\b|not that\b|instead\b|actually\b|never\b|please use\b|use\b)"
+    r"^\s*(?:no\b|nope\b|don'?t\b|do not\b|stop\b|wrong\b|not that\b|instead\b|never\b|please use\b|use\b)"
     r"|\binstead\b|\bdon'?t\b|\bdo not\b|\bshould(?:n'?t| not)\b|\brather\b",
     re.I,
 )
+# Text the harness puts in the user's turn: hook feedback, continuation summaries, API errors.
+_HARNESS = re.compile(
+    r"^\s*(?:Stop hook feedback|\w+ hook (?:feedback|error)|This session is being continued|"
+    r"\[Request interrupted|API Error|<[a-z])",
+    re.I,
+)
+# Words that make what the user typed a standing rule rather than this turn's task, in the
+# languages of the development set (English, Spanish, Italian) and a few close ones.
+_DURABLE = re.compile(
+    r"\b(?:never|always|(?:don'?t|do not)(?! (?:know|think|have|see|need|understand|get|care|"
+    r"remember|mind)\b)|must(?:n'?t| not)?|should(?:n'?t| not)|instead of|prefer|rather than|"
+    r"from now on|remember|no more|nunca|siempre|debes|non fare|ricorda|sempre|mai|toujours|"
+    r"jamais|immer|niemals)\b|(?:^|\bplease |\bcan you |\band )make sure\b",
+    re.I,
+)
+# Asking is not ruling: a question's "should" or "always" asks about the rule.
+_QUESTION = re.compile(r"\?\s*$")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
+QUOTE_CHARS = 200
+
+
+def said(text: str, cue: re.Pattern[str] = _REDIRECT) -> str | None:
+    """What the user said that redirects the agent: the prompt's opening sentences up to the one
+    that carries a redirecting word, within 200 characters (a long paste after them is context,
+    not the instruction); None when the opening holds no such word or the harness wrote it."""
+    if _HARNESS.match(text):
+        return None
+    quote = ""
+    for n, sentence in enumerate(_SENTENCE_END.split(text.strip())):
+        if n and cue is _DURABLE:
+            return None  # a standing rule is what the prompt opens with, not an aside after it
+        quote = f"{quote} {sentence}".strip()
+        if len(quote) > QUOTE_CHARS:
+            return None
+        if cue.search(sentence) and not (cue is _DURABLE and _QUESTION.search(sentence)):
+            return " ".join(quote.split())
+    return None
+
+
 _DECISION = re.compile(
     r"\binstead of\b|\brather than\b|\bdecided to\b|\bI'll use\b|\bswitch(?:ing|ed)? to\b|"
     r"\bI (?:wrongly )?assumed\b|\bturns out\b|\bmy assumption\b|\bchose\b",
@@ -48,6 +87,21 @@ def _troubled(call: s.ToolCall) -> bool:
     return call.status in (s.ERROR, s.REJECTED, s.INTERRUPTED, s.BLOCKED) or call.failed
 
 
+def _aside(text: str) -> str | None:
+    """A sentence carrying a rule word later in a typed prompt (within its first 1,000
+    characters), for the report."""
+    if _HARNESS.match(text):
+        return None
+    for sentence in _SENTENCE_END.split(text.strip()[:1000]):
+        if (
+            len(sentence) <= QUOTE_CHARS
+            and _DURABLE.search(sentence)
+            and not _QUESTION.search(sentence)
+        ):
+            return " ".join(sentence.split())
+    return None
+
+
 def corrections(sessions: list[s.Session], opts: Options) -> Iterator[Finding]:
     """A typed prompt right after a failure, rejection or interrupt that redirects the agent."""
     for sess in sessions:
@@ -61,11 +115,26 @@ def corrections(sessions: list[s.Session], opts: Options) -> Iterator[Finding]:
                 turn.append(event)
                 continue
             trouble = [e for e in turn if (e.tool and _troubled(e.tool)) or e.kind == s.INTERRUPT]
-            if trouble and turn and _REDIRECT.search(event.text):
+            quote = said(event.text) if trouble else None
+            rule = None if quote else said(event.text, _DURABLE)
+            aside = None if quote or rule else _aside(event.text)
+            if rule or aside:
+                # A rule typed without trouble before it: the user's own words. One the prompt
+                # opens with stands; one in an aside may be this task's, and goes to the report.
+                yield Finding(
+                    "instruction",
+                    evidence_key("rule", sess.session_id, event.uuid or event.at.line),
+                    sess.session_id,
+                    [event.at],
+                    event.ts,
+                    3 if rule else 2,
+                    {"quote": rule or aside, "opening": bool(rule)},
+                )
+            if trouble and turn and quote:
                 last = trouble[-1]
                 what = (tool_of(last).command or tool_of(last).name) if last.tool else "interrupted"
                 data = {
-                    "quote": fmt.clip(event.text, 300),
+                    "quote": quote,
                     "after": fmt.clip(what, 160),
                     "after_status": tool_of(last).status if last.tool else s.INTERRUPTED,
                 }

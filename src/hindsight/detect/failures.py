@@ -11,7 +11,7 @@ from typing import Any
 
 from hindsight import fmt
 from hindsight import session as s
-from hindsight.detect import Finding, Options, evidence_key, shell
+from hindsight.detect import Finding, Options, evidence_key, fixes, shell, steps
 from hindsight.detect.streams import relative, shell_events, streams, tool_of
 
 TYPO_SECONDS = 30.0
@@ -22,8 +22,22 @@ _INSTALL = re.compile(
 _EXPORT = re.compile(r"^\s*(?:export\s+\w+=|source\s|\.\s)")
 
 
+_FILTERS = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "findstr"})
+
+
 def _real_failure(call: s.ToolCall) -> bool:
-    return call.failed_on_its_own  # exit code known or not (1.0.x wrote none)
+    if not call.failed_on_its_own:  # exit code known or not (1.0.x wrote none)
+        return False
+    # `... | grep x` exiting 1 with nothing printed found nothing: an answer, not a failure.
+    if call.exit_code == 1 and call.command:
+        last = steps.split(call.command)[-1:]
+        quiet = not _EXIT_LINE.sub("", call.output).strip()
+        if last and steps.program_of(last[0]) in _FILTERS and quiet:
+            return False
+    return True
+
+
+_EXIT_LINE = re.compile(r"^(?:Error: )?Exit code \d+\s*$", re.M)
 
 
 def _succeeded(call: s.ToolCall) -> bool:
@@ -56,7 +70,7 @@ def failed_then_fixed(sessions: list[s.Session], opts: Options) -> Iterator[Find
                 yield _finding(
                     sess,
                     index,
-                    event,
+                    idx,
                     None if fix is None else index.shells[fix],
                     failed_before[job],
                 )
@@ -70,18 +84,26 @@ class _ShellIndex:
     def __init__(self, stream: list[s.Event]) -> None:
         self.stream = stream
         self.shells = shell_events(stream)
-        self.jobs = [shell.job(tool_of(e).command or "") for e in self.shells]
         self.failed = [_real_failure(tool_of(e)) for e in self.shells]
+        # A failure is about the step that failed; a success did the job of each of its steps.
+        self.steps: list[tuple[str, bool]] = []
+        self.jobs: list[tuple[str, str]] = []
         self.ok_by_prog: dict[str, list[int]] = {}
         self.failed_by_prog: dict[str, list[int]] = {}
         self.ok_by_job: dict[tuple[str, str], list[int]] = {}
         for idx, event in enumerate(self.shells):
-            job = self.jobs[idx]
-            if _succeeded(tool_of(event)):
-                self.ok_by_prog.setdefault(job[0], []).append(idx)
-                self.ok_by_job.setdefault(job, []).append(idx)
+            call = tool_of(event)
+            command = call.command or ""
+            step = steps.failing(command, call.output) if self.failed[idx] else (command, False)
+            self.steps.append(step)
+            self.jobs.append(shell.job(step[0]))
+            if _succeeded(call):
+                for job in steps.jobs(command):
+                    if idx not in self.ok_by_prog.get(job[0], [])[-1:]:
+                        self.ok_by_prog.setdefault(job[0], []).append(idx)
+                    self.ok_by_job.setdefault(job, []).append(idx)
             elif self.failed[idx]:
-                self.failed_by_prog.setdefault(job[0], []).append(idx)
+                self.failed_by_prog.setdefault(self.jobs[idx][0], []).append(idx)
 
     # Made on first use: most streams have no failure that a fix follows.
     @functools.cached_property
@@ -106,18 +128,23 @@ class _ShellIndex:
 
 
 def _finding(
-    sess: s.Session, index: _ShellIndex, event: s.Event, fix: s.Event | None, attempts: int
+    sess: s.Session, index: _ShellIndex, idx: int, fix: s.Event | None, attempts: int
 ) -> Finding:
+    event = index.shells[idx]
     call = tool_of(event)
     command = call.command or ""
     error = shell.error_line(call.output)
+    step, known = index.steps[idx]
     data: dict[str, object] = {
         "command": command,
+        "step": step,
+        "step_known": known,
         "exit_code": call.exit_code,
         "error": error,
         "category": shell.classify(call.exit_code, call.output),
         "attempts": attempts,
         "signature": signature(call),
+        "cwd": sess.cwd,
     }
     where = [event.at]
     if fix is None:
@@ -135,16 +162,18 @@ def _finding(
     fixed = tool_of(fix)
     lost = (fix.ts - event.ts).total_seconds() if fix.ts and event.ts else None
     fix_cmd = fixed.command or ""
-    data.update(fix_command=fix_cmd, lost_s=lost)
-    same = shell.normalize(fix_cmd) == shell.normalize(command)
-    if same:
-        data["changed"] = _changes_between(index, event, fix)
+    fix_step = fixes.step_of(fix_cmd, index.jobs[idx])
+    kind, differs = fixes.difference(step, command, fix_step, fix_cmd, str(data["category"]))
+    data.update(fix_command=fix_cmd, fix_step=fix_step, difference=kind, differs=differs)
+    data["lost_s"] = lost
+    same = kind == fixes.SAME
+    data["changed"] = _changes_between(index, event, fix)
     between_shells = bool(event.ts and fix.ts and index.shells_between(event.ts, fix.ts))
     typo = (
         not same
         and not between_shells
         and (lost is not None and lost < TYPO_SECONDS)
-        and shell.similar(shell.normalize(command), shell.normalize(fix_cmd)) >= 0.8
+        and _one_token_slip(step, fix_step)
     )
     data["typo"] = typo
     strength = 1 if typo else 3
@@ -165,6 +194,16 @@ def _finding(
         data,
         untrusted=("error",),
     )
+
+
+def _one_token_slip(failed: str, fixed: str) -> bool:
+    """A typo: the same words but one, and that one a near-identical token (``test_aap`` for
+    ``test_app``). A runner, a prefix, a flag or a folder added is a fix, never a typo."""
+    a, b = shell.split(failed), shell.split(fixed)
+    if len(a) != len(b):
+        return False
+    diff = [(x, y) for x, y in zip(a, b, strict=True) if x != y]
+    return len(diff) == 1 and shell.similar(*diff[0]) >= 0.75
 
 
 def _changes_between(index: _ShellIndex, fail: s.Event, fix: s.Event) -> list[str]:
@@ -189,7 +228,7 @@ _PATHISH = re.compile(r"(?:/[\w.\-]+)+")
 
 
 def signature(call: s.ToolCall) -> str:
-    prog, sub = shell.job(call.command or "")
+    prog, sub = shell.job(steps.failing(call.command or "", call.output)[0])
     err = _DIGITS.sub("N", _PATHISH.sub("P", shell.error_line(call.output).lower()))
     return f"{prog} {sub}|{err}"
 
@@ -276,6 +315,7 @@ def tool_errors(sessions: list[s.Session], opts: Options) -> Iterator[Finding]:
             data = {
                 "tool": name,
                 "error_kind": kind,
+                "read_in_parts": kind == "file_too_large" and _read_in_parts(sess, events[-1]),
                 "count": len(events),
                 "target": str(target),
                 "error": shell.error_line(
@@ -292,6 +332,19 @@ def tool_errors(sessions: list[s.Session], opts: Options) -> Iterator[Finding]:
                 data,
                 untrusted=("error",),
             )
+
+
+def _read_in_parts(sess: s.Session, refused: s.Event) -> bool:
+    """Whether the file a read refused as too large was then read in parts (offset/limit)."""
+    path = tool_of(refused).input.get("file_path")
+    after = sess.events[sess.events.index(refused) + 1 :]
+    return any(
+        e.tool is not None
+        and e.tool.status == s.OK
+        and e.tool.input.get("file_path") == path
+        and ("offset" in e.tool.input or "limit" in e.tool.input)
+        for e in after
+    )
 
 
 def slow_commands(sessions: list[s.Session], opts: Options) -> Iterator[Finding]:

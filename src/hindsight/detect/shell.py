@@ -121,7 +121,7 @@ def normalize(command: str) -> str:
     return " ".join(strip_noise(command).split())
 
 
-_ERROR_WORDS = re.compile(
+ERROR_WORDS = _ERROR_WORDS = re.compile(
     r"error|fatal|no such|not found|no module|denied|failed|failure|cannot|can't|unable|invalid|"
     r"unknown|refused|missing|traceback|exception|usage:|no rule|undefined|permission",
     re.I,

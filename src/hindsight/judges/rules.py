@@ -2,6 +2,11 @@
 
 Titles are short, specific and stable (no times, no counts) so the same lesson found again
 normalizes to the same title and memory refuses it as a duplicate.
+
+Memory takes a lesson only on strong evidence (issue #10): a verified fix, the user's own words,
+or the same failure in two or more sessions. Everything else (a failure seen once, a refusal, a
+slow command, a search, a document read twice, open todos, the agent's own stated decisions) is
+the report's: true as far as it goes, but not enough to instruct every future session.
 """
 
 from __future__ import annotations
@@ -11,7 +16,9 @@ from collections.abc import Callable, Mapping
 
 from hindsight import fmt
 from hindsight.detect import Finding, shell
+from hindsight.judges import wording
 from hindsight.judges.classify import failure
+from hindsight.judges.fix_lessons import fixed as _fixed
 from hindsight.lessons import Judgement, Lesson, Recommendation, Unfinished
 
 NAME = "rules"
@@ -19,26 +26,18 @@ _MISSING_MODULE = re.compile(r"No module named '?([\w.]+)'?")
 _MISSING_PATH = re.compile(
     r"(?:cannot access '([^']+)'|([\w./~-]+): No such file|can't open file '([^']+)')"
 )
-_NO_TARGET = re.compile(r"No rule to make target '([^']+)'")
+
+
+_code = wording.code
+_job = wording.job
+_where = wording.where
+_lesson = wording.lesson
 
 
 def _exited(d: Mapping[str, object]) -> str:
     """Older Claude Code versions wrote no exit code for a failure: say it failed, nothing more."""
     code = d.get("exit_code")
     return f"exited {code}" if code is not None else "failed"
-
-
-def _exit_prefix(d: Mapping[str, object]) -> str:
-    code = d.get("exit_code")
-    return f"exit {code}: " if code is not None else ""
-
-
-def _code(text: str, limit: int = 70) -> str:
-    return "`" + fmt.clip(text, limit).replace("`", "'") + "`"
-
-
-def _job(command: str, cwd: str | None = None) -> str:
-    return shell.short(command, cwd=cwd)
 
 
 def _said(d: dict[str, object]) -> str:
@@ -49,70 +48,6 @@ def _said(d: dict[str, object]) -> str:
 def _named(name: str | None, command: str) -> str | None:
     """A name taken from an error line, kept only where the agent's own command holds it too."""
     return name if name and name in command else None
-
-
-def _where(f: Finding) -> list[str]:
-    return [f"{w.path}:{w.line}" for w in f.where]
-
-
-def _lesson(
-    f: Finding, title: str, body: str, kind: str, memory: bool, strength: int | None = None
-) -> Lesson:
-    return Lesson(
-        fmt.clip(title, 150),
-        fmt.clip(body, 600),
-        kind,
-        strength or f.strength,
-        [f.key],
-        memory,
-        _where(f),
-    )
-
-
-def _fixed(f: Finding) -> Lesson | None:
-    d = f.data
-    if d.get("typo"):
-        return None  # put right at once: not a lesson
-    command, fix, error = str(d["command"]), str(d["fix_command"]), str(d["error"])
-    lost_s = d.get("lost_s")
-    lost = (
-        f" {fmt.duration(lost_s)} later" if lost_s is not None and lost_s >= 5 else " right after"
-    )
-    tries = f" after {d['attempts']} failed attempts" if d["attempts"] > 1 else ""
-    if shell.normalize(command) == shell.normalize(fix):
-        changed = d.get("changed") or []
-        if not changed:
-            body = f"{_code(command)} failed ({_exit_prefix(d)}{_said(d)}) and later passed as is; the cause is unclear."
-            return _lesson(f, f"{_code(_job(command))} fails intermittently", body, "trap", False)
-        body = (
-            f"{_code(command)} {_exited(d)} ({_said(d)}){tries}; it passed after "
-            f"{'; '.join(changed[:3])}."
-        )
-        setup = [c for c in changed if not c.startswith("edited ")]
-        if not setup:
-            # Edit, rerun, pass: the ordinary development loop, worth a report line, not memory.
-            title = f"{_code(_job(command))} passed after edits"
-            return _lesson(f, title, body, "fix", False, min(f.strength, 2))
-        title = f"{_code(_job(command))} needs: {fmt.clip(setup[0], 70)}"
-        return _lesson(f, title, body, "fix", f.strength >= 3)
-
-    no_target = _NO_TARGET.search(error)
-    category = d["category"]
-    swapped = shell.swapped_program(command, fix)
-    if swapped:
-        title = f"{_code(swapped[0])} is not available here; use {_code(swapped[1])}"
-    elif no_target:
-        title = f"{_code(_job(command))} has no target here; use {_code(_job(fix), 60)}"
-    elif category == shell.MISSING_DEPENDENCY:
-        title = f"{_code(shell.program(command))} is not available here; use {_code(_job(fix), 60)}"
-    elif category == shell.WRONG_PATH:
-        title = f"{_code(_job(command), 50)} fails: wrong path; use {_code(_job(fix), 60)}"
-    elif category == shell.AUTH:
-        title = f"{_code(_job(command))} needs credentials; {_code(_job(fix), 60)} worked"
-    else:
-        title = f"{_code(_job(command))} fails here; {_code(_job(fix), 60)} works"
-    body = f"{_code(command)} {_exited(d)} ({_said(d)}); {_code(fix)} worked{lost}{tries}."
-    return _lesson(f, title, body, "fix", f.strength >= 3)
 
 
 _ADVICE = {
@@ -139,8 +74,8 @@ def _unresolved(f: Finding) -> Lesson:
         title = f"{_code(_job(command))} fails here ({category})"
     advice = _ADVICE.get(category, "no later command fixed it")
     body = f"{_code(command)} {_exited(d)} ({_said(d)}) and nothing fixed it; {advice}."
-    memory = category in (shell.MISSING_DEPENDENCY, shell.AUTH) and f.strength >= 3
-    return _lesson(f, title, body, "trap", memory)
+    # Seen once and never fixed: the report's. Seen in two sessions, it is a repeated failure.
+    return _lesson(f, title, body, "trap", False)
 
 
 def _repeated(f: Finding) -> Lesson:
@@ -171,23 +106,23 @@ def _tool_error(f: Finding) -> Lesson | None:
             f"Calls to {tool} failed ({_said(d)}); use the tools that are offered, "
             "e.g. find and grep through Bash.",
             "trap",
-            True,
+            False,
         )
     if kind == "blocked":
         return _lesson(
             f,
-            f"{_code(target or tool, 60)} is blocked by the harness",
+            f"{_code(target or tool, 110)} is blocked by the harness",
             f"The call was refused ({_said(d)}); do not retry it as is.",
             "trap",
-            True,
+            False,
         )
-    if kind == "file_too_large":
+    if kind == "file_too_large" and target:
         return _lesson(
             f,
             f"{_code(target, 70)} is too large to read whole",
             "Read it in parts (offset/limit) or search it with grep.",
             "trap",
-            True,
+            bool(d.get("read_in_parts")),  # verified: a read in parts then worked
         )
     if kind == "missing_file":
         return _lesson(
@@ -195,7 +130,7 @@ def _tool_error(f: Finding) -> Lesson | None:
             f"{_code(target, 70)} does not exist",
             f"{tool} failed {d['count']} time(s): {_said(d)}.",
             "trap",
-            d["count"] >= 2,
+            False,
         )
     if kind == "edit_mismatch":
         return _lesson(
@@ -203,7 +138,7 @@ def _tool_error(f: Finding) -> Lesson | None:
             f"Edits to {_code(target, 70)} missed their text",
             f"{d['count']} edit(s) failed: re-read the file before editing.",
             "trap",
-            d["count"] >= 3,
+            False,
         )
     return None
 
@@ -227,7 +162,7 @@ def _slow(group: list[Finding]) -> Lesson:
             + "; run it in the background or only when needed."
         )
     strength = max(f.strength for f in group)
-    lesson = _lesson(worst, title, body, "slow", strength >= 3, strength)
+    lesson = _lesson(worst, title, body, "slow", False, strength)
     lesson.evidence = [f.key for f in group]
     return lesson
 
@@ -274,7 +209,7 @@ def _long_search(f: Finding) -> Lesson:
         else f"Look in {_code(str(d['path']), 80)} first",
         body,
         "search",
-        True,
+        False,
     )
 
 
@@ -285,10 +220,17 @@ def _correction(f: Finding) -> Lesson:
     return _lesson(f, f'User preference: "{fmt.clip(quote, 90)}"', body, "preference", True)
 
 
+def _instruction(f: Finding) -> Lesson:
+    quote = str(f.data["quote"]).replace('"', "'")
+    body = f'The user said: "{quote}".'
+    memory = f.data.get("opening") is not False
+    return _lesson(f, f'User preference: "{fmt.clip_words(quote, 90)}"', body, "preference", memory)
+
+
 def _todos(f: Finding) -> tuple[Lesson, Unfinished]:
     todos = [str(t) for t in f.data["todos"]]
     body = "Still open when the session ended: " + "; ".join(todos[:5]) + "."
-    lesson = _lesson(f, f"Unfinished: {fmt.clip(todos[0], 90)}", body, "unfinished", True)
+    lesson = _lesson(f, f"Unfinished: {fmt.clip(todos[0], 90)}", body, "unfinished", False)
     return lesson, Unfinished(lesson.title, body, [f.key])
 
 
@@ -302,7 +244,7 @@ def _decision(f: Finding) -> Lesson | None:
         f"Decision: {fmt.clip(sentence, 100)}",
         sentence,
         "decision",
-        bool(d["reasoned"] and d["stuck"]),
+        False,
     )
 
 
@@ -314,7 +256,7 @@ def _abandoned(f: Finding) -> Lesson:
             f"Use {_code(str(d['adopted']), 40)}, not {_code(str(d['dropped']), 40)}",
             f"{d['dropped']} was uninstalled and {d['adopted']} installed instead ({_code(str(d['how']))}).",
             "decision",
-            True,
+            False,
         )
     return _lesson(
         f,
@@ -340,7 +282,7 @@ def _reference(f: Finding) -> Lesson:
         f"{_code(str(d['path']), 80)} is a reference worth keeping",
         f"Read {d['reads']} times in {d['sessions']} session(s).",
         "reference",
-        True,
+        False,
     )
 
 
@@ -383,6 +325,7 @@ class RulesJudge:
             "tool_error": _tool_error,
             "long_search": _long_search,
             "correction": _correction,
+            "instruction": _instruction,
             "decision": _decision,
             "abandoned": _abandoned,
             "reference": _reference,

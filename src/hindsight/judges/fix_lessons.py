@@ -1,0 +1,115 @@
+"""A failed command and the one that then worked, as a lesson that names exactly what differed.
+
+Memory takes a fix only when it is verified: the step that failed is known, another command doing
+the same job succeeded, what differed between them has a name (a runner, a prefix, a folder, a
+program, a subcommand, a flag, a path), and no edit came between them (an edit may have been the
+real fix). Everything else is reported, not remembered.
+"""
+
+from __future__ import annotations
+
+import re
+
+from hindsight import fmt
+from hindsight.detect import Finding, fixes, shell
+from hindsight.judges.wording import code, lesson
+from hindsight.lessons import Lesson
+
+_NO_TARGET = re.compile(r"No rule to make target '([^']+)'")
+_REDIRECT = re.compile(r"\s*(?:\d?>&\d|&>\s*\S+|\d?>>?\s*\S+|<\s*\S+)")
+
+
+def show(step: str, cwd: str | None, limit: int = 60) -> str:
+    """A step as the title names it: as typed (runner and prefix kept), redirections dropped,
+    paths relative to the session's folder, clipped between words."""
+    text = _REDIRECT.sub("", step)
+    if cwd:
+        root = cwd.rstrip("/")
+        text = text.replace(root + "/", "").replace(root, ".")
+    return code(text, limit)
+
+
+def _folder(path: str, cwd: str | None) -> str:
+    root = (cwd or "").rstrip("/")
+    if root and path.startswith(root + "/"):
+        return code(path[len(root) + 1 :])
+    return code(path)
+
+
+def _made_absolute(step: str, fixed_paths: str) -> bool:
+    """Whether the fix spelled out, as an absolute path, a relative path of the failing step."""
+    relative = [w.strip("./") for w in shell.split(step)[1:] if not w.startswith(("-", "/", "~"))]
+    return any(
+        p.startswith(("/", "~")) and any(r and p.rstrip("/").endswith("/" + r) for r in relative)
+        for p in fixed_paths.split()
+    )
+
+
+def _title(d: dict[str, object], fail: str, fix: str, cwd: str | None, verified: bool) -> str:
+    kind, differs, category = d["difference"], str(d["differs"]), d["category"]
+    if not verified:  # a report line: say what happened, instruct nothing
+        return f"{fail} failed; later {fix} worked"
+    error = str(d["error"])
+    if kind == fixes.PROGRAM and category == shell.MISSING_DEPENDENCY:
+        before = shell.split(str(d["step"]))
+        return f"{code(before[0] if before else fail)} is not available here; use {code(differs)}"
+    if kind == fixes.SUBCOMMAND and _NO_TARGET.search(error):
+        return f"{fail} has no target here; use {fix}"
+    if kind == fixes.FOLDER:
+        return f"Run {fix} from {_folder(differs, cwd)}"
+    if kind == fixes.PATH:
+        if _made_absolute(str(d["step"]), differs):
+            # A relative path that resolves once spelled out: the shell was not where it looked.
+            whole = show(str(d.get("fix_step") or d["fix_command"]), None)
+            return f"Use the absolute path: {whole}, not {fail} (the shell keeps its folder between calls)"
+        return f"{fail} fails: wrong path; use {fix}"
+    return f"Run {fix}, not {fail}"
+
+
+def fixed(f: Finding) -> Lesson | None:
+    d = f.data
+    if d.get("typo"):
+        return None  # put right at once: not a lesson
+    command, fix_command = str(d["command"]), str(d["fix_command"])
+    cwd = d.get("cwd") if isinstance(d.get("cwd"), str) else None
+    step = str(d.get("step") or command)
+    fix_step = str(d.get("fix_step") or fix_command)
+    lost_s = d.get("lost_s")
+    lost = (
+        f" {fmt.duration(lost_s)} later"
+        if isinstance(lost_s, (int, float)) and lost_s >= 5
+        else " right after"
+    )
+    tries = f" after {d['attempts']} failed attempts" if int(str(d["attempts"])) > 1 else ""
+    changed = [str(c) for c in d.get("changed") or []]
+    fail, fix = show(step, cwd), show(fix_step, cwd)
+    # The exit code and hindsight's own reading of the error, never the tool's words: a lesson
+    # may reach memory, and tool output must not (the report quotes it, fenced as data).
+    exit_code = d.get("exit_code")
+    why = f"exit {exit_code}" if exit_code is not None else "no exit code"  # 1.0.x wrote none
+    why += f", {d['category']}" if d["category"] != shell.OTHER else ""
+    if d.get("difference") == fixes.SAME:
+        if not changed:
+            body = f"{code(command)} failed ({why}) and later passed as is; the cause is unclear."
+            return lesson(f, f"{fail} fails intermittently", body, "trap", False)
+        body = f"{code(command)} failed ({why}){tries}; it passed after {'; '.join(changed[:3])}."
+        setup = [c for c in changed if not c.startswith("edited ")]
+        if not setup:
+            # Edit, rerun, pass: the ordinary development loop, worth a report line, not memory.
+            return lesson(f, f"{fail} passed after edits", body, "fix", False, min(f.strength, 2))
+        title = f"{fail} needs: {fmt.clip_words(setup[0], 70)}"
+        # An install that cured a missing dependency of a known step; other setups may be chance.
+        memory = (
+            f.strength >= 3
+            and len(setup) == len(changed)
+            and bool(d.get("step_known"))
+            and d["category"] == shell.MISSING_DEPENDENCY
+        )
+        return lesson(f, title, body, "fix", memory)
+    verified = (
+        d.get("difference") in fixes.NAMED
+        and bool(d.get("step_known"))
+        and not any(c.startswith("edited ") for c in changed)
+    )
+    body = f"{code(command)} failed ({why}); {code(fix_command)} worked{lost}{tries}."
+    return lesson(f, _title(d, fail, fix, cwd, verified), body, "fix", verified)

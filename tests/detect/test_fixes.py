@@ -1,0 +1,231 @@
+"""Which step of a chain failed, and what differed between a failure and the fix (issue #10).
+
+Command lines and outputs are excerpts of the development set's real sessions
+(../shared/fixtures/claude-code/real/) unless marked synthetic.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import Script, session_from_records, shared_fixture
+from hindsight import fmt
+from hindsight.detect import fixes, run_all, steps
+from hindsight.detect import shell as sh
+from hindsight.judges.rules import RulesJudge
+
+
+def test_steps_split_at_operators_outside_quotes_and_heredocs() -> None:
+    assert steps.split('cd a && echo "x && y" | tail -5; make') == (
+        "cd a",
+        'echo "x && y"',
+        "tail -5",
+        "make",
+    )
+    assert steps.split("cat > f.py << 'EOF'\nx = 1 && 2\nEOF") == (
+        "cat > f.py << 'EOF'\nx = 1 && 2\nEOF",
+    )
+
+
+@pytest.mark.parametrize(
+    ("command", "output", "step", "known"),
+    [
+        # 4alvit: the chain failed in ruff, not in the echo that opened it.
+        (
+            'echo "" >> /Users/v/victron/mcp-venus-os/src/mcp_venus_os/dbus_client.py && '
+            "uv run ruff check src/mcp_venus_os/",
+            "Exit code 1\nW292 No newline at end of file\nFound 1 error.",
+            "uv run ruff check src/mcp_venus_os/",
+            True,
+        ),
+        # iMatrix: the first fc1 step stopped the chain; the output names it.
+        (
+            "./scripts/fc1 stop && sleep 2 && ./scripts/fc1 push -run 2>&1 | tail -20",
+            "Exit code 127\n/bin/bash: line 1: ./scripts/fc1: No such file or directory",
+            "./scripts/fc1 stop",
+            True,
+        ),
+        # openshrooly: the cd itself failed.
+        (
+            "cd openshrooly && git remote -v",
+            "Exit code 1\n/bin/bash: line 1: cd: openshrooly: No such file or directory",
+            "cd openshrooly",
+            True,
+        ),
+        # git signs its errors "fatal:" without its name.
+        (
+            "cd /home/g/iMatrix/iMatrix_Client && git add scripts/fc1 && ls",
+            "fatal: pathspec 'scripts/fc1' did not match any files",
+            "git add scripts/fc1",
+            True,
+        ),
+        # Synthetic: two working steps, an output naming neither: unknown.
+        ("npm ci && npm test", "Exit code 1\nboom", "npm ci", False),
+    ],
+)
+def test_the_failing_step(command: str, output: str, step: str, known: bool) -> None:
+    assert steps.failing(command, output) == (step, known)
+
+
+@pytest.mark.parametrize(
+    ("failed", "fixed", "category", "kind", "differs"),
+    [
+        (
+            "invoke docs",
+            "poetry run invoke docs",
+            sh.MISSING_DEPENDENCY,
+            fixes.RUNNER,
+            "poetry run",
+        ),
+        ("pytest -x", "python -m pytest -x", sh.MISSING_DEPENDENCY, fixes.RUNNER, "python -m"),
+        ("tsc --noEmit", "npx tsc --noEmit", sh.MISSING_DEPENDENCY, fixes.RUNNER, "npx"),
+        (
+            "npm run build",
+            "NODE_ENV=production npm run build",
+            sh.OTHER,
+            fixes.PREFIX,
+            "NODE_ENV=production",
+        ),
+        ("python x.py", "python3 x.py", sh.MISSING_DEPENDENCY, fixes.PROGRAM, "python3"),
+        ("make test", "make check", sh.WRONG_INVOCATION, fixes.SUBCOMMAND, "check"),
+        (
+            "git push",
+            "git push --set-upstream origin spotter-gqc",
+            sh.OTHER,
+            fixes.FLAGS,
+            "--set-upstream origin spotter-gqc",
+        ),
+        (
+            "git worktree remove .claude/w",
+            "git worktree remove -f -f .claude/w",
+            sh.OTHER,
+            fixes.FLAGS,
+            "-f -f",
+        ),
+        (
+            "cat config.yaml",
+            "cat ../conf/settings.ini",
+            sh.WRONG_PATH,
+            fixes.PATH,
+            "../conf/settings.ini",
+        ),
+        # Not a subcommand: the code of `python3 -c`; a bare `make -j4` is another job.
+        ('python3 -c "import a"', 'python3 -c "import b"', sh.OTHER, fixes.OTHER, ""),
+        ("make increment_build_number 2>&1", "make -j4 2>&1", sh.WRONG_INVOCATION, fixes.OTHER, ""),
+        # A lint run on another path after edits: nothing nameable.
+        ("uv run ruff check src/a.py", "uv run ruff check src/", sh.OTHER, fixes.OTHER, ""),
+    ],
+)
+def test_what_differed(failed: str, fixed: str, category: str, kind: str, differs: str) -> None:
+    assert fixes.difference(failed, failed, fixed, fixed, category) == (kind, differs)
+
+
+def test_the_folder_a_fix_ran_from() -> None:
+    fixed = "cd /home/g/iMatrix/iMatrix_Client && ./scripts/fc1 stop"
+    assert fixes.difference(
+        "./scripts/fc1 stop",
+        "./scripts/fc1 stop && ./scripts/fc1 push",
+        "./scripts/fc1 stop",
+        fixed,
+        sh.MISSING_DEPENDENCY,
+    ) == (fixes.FOLDER, "/home/g/iMatrix/iMatrix_Client")
+
+
+def test_a_runner_put_in_front_is_a_fix_not_a_typo(tmp_path: Path) -> None:
+    s = Script().bash("invoke docs", 0, 1, 127, "bash: invoke: command not found")
+    s.bash("poetry run invoke docs", 3, 2)
+    (lesson,) = RulesJudge().judge(run_all([session_from_records(tmp_path, s.records)])).lessons
+    assert lesson.title == "Run `poetry run invoke docs`, not `invoke docs`" and lesson.memory
+
+
+def test_a_one_token_slip_is_a_typo(tmp_path: Path) -> None:
+    s = Script().bash("pytest tests/test_aap.py", 0, 1, 4, "ERROR: not found: tests/test_aap.py")
+    s.bash("pytest tests/test_app.py", 3, 1)
+    assert RulesJudge().judge(run_all([session_from_records(tmp_path, s.records)])).lessons == []
+
+
+def test_a_filter_that_found_nothing_did_not_fail(tmp_path: Path) -> None:
+    # GiovaniOliver: `netstat -ano | findstr "3123"` exiting 1 with nothing printed.
+    s = Script().bash('netstat -ano | findstr "3123"', 0, 1, 1, "")
+    s.bash("pnpm add multer", 5, 1).bash('netstat -ano | findstr "3123"', 9, 1)
+    kinds = {f.kind for f in run_all([session_from_records(tmp_path, s.records)])}
+    assert not kinds & {"failed_then_fixed", "unresolved_failure"}
+
+
+def test_fixes_that_edits_may_explain_stay_out_of_memory(tmp_path: Path) -> None:
+    # 4alvit: `ruff check --fix` failed, files were edited, plain `ruff check` passed: no lesson
+    # may say "drop --fix".
+    s = Script().bash("uv run ruff check --fix src/a.py", 0, 1, 1, "Found 1 error.")
+    s.tool("Edit", {"file_path": "/repo/src/a.py", "old_string": "x", "new_string": "y"}, 5, 1)
+    s.bash("uv run ruff check src/a.py", 9, 1)
+    (lesson,) = RulesJudge().judge(run_all([session_from_records(tmp_path, s.records)])).lessons
+    assert not lesson.memory
+    assert (
+        lesson.title
+        == "`uv run ruff check --fix src/a.py` failed; later `uv run ruff check src/a.py` worked"
+    )
+
+
+def _real(source: str, session: str) -> list:
+    from hindsight.sources.base import Transcript
+    from hindsight.sources.claude_code import ClaudeCodeSource
+
+    path = shared_fixture(f"claude-code/real/{source}/{session}.jsonl")
+    return [ClaudeCodeSource().read(Transcript(path, "claude-code", session, 0, 0), [])]
+
+
+def test_real_imatrix_fc1_runs_from_the_root() -> None:
+    lessons = (
+        RulesJudge()
+        .judge(run_all(_real("greg-phillips+iMatrix_src", "544eb189-f003-4236-818a-4b7f8a6de0c2")))
+        .lessons
+    )
+    memory = [x.title for x in lessons if x.memory]
+    assert "Run `./scripts/fc1 stop` from `/home/greg/iMatrix/iMatrix_Client`" in memory
+    # `make increment_build_number` -> `make -j4` is another job, not "use make -j4".
+    assert not any("increment_build_number" in t for t in memory)
+
+
+def test_real_openshrooly_relative_cd_after_the_shell_moved() -> None:
+    lessons = (
+        RulesJudge()
+        .judge(run_all(_real("Johannes0501+openshrooly", "5ecdf49b-d3ef-4240-be4b-5e265fc89ea0")))
+        .lessons
+    )
+    (cd,) = [x for x in lessons if x.kind == "fix"]
+    assert cd.memory and cd.title == (
+        "Use the absolute path: `cd /home/jh/development/shrooms/openshrooly`, not `cd openshrooly`"
+        " (the shell keeps its folder between calls)"
+    )
+
+
+def test_real_venus_chain_is_not_blamed_on_echo() -> None:
+    lessons = (
+        RulesJudge()
+        .judge(run_all(_real("4alvit+mcp-venus-os", "71df9206-5919-4682-bbb3-139b228e08a9")))
+        .lessons
+    )
+    assert lessons and not any(x.title.startswith("`echo") for x in lessons)
+
+
+def test_clip_words_never_cuts_a_token() -> None:
+    assert fmt.clip_words("run scripts/deploy_the_whole_thing.sh now", 20) == "run …"
+    assert (
+        fmt.clip_words("a/very/long/path/that/is/one/token", 10)
+        == "a/very/long/path/that/is/one/token"
+    )
+    assert fmt.clip_words("short", 10) == "short"
+
+
+def test_a_file_too_large_is_remembered_once_it_was_read_in_parts(tmp_path: Path) -> None:
+    too_big = "File content (43210 tokens) exceeds maximum allowed tokens (25000)."
+    for parts, remembered in ((True, True), (False, False)):
+        s = Script().tool("Read", {"file_path": "/repo/server.js"}, 0, 1, too_big, error=True)
+        if parts:
+            s.tool("Read", {"file_path": "/repo/server.js", "offset": 1, "limit": 400}, 3, 1, "x")
+        sess = session_from_records(tmp_path, s.records, f"big{parts}")
+        (lesson,) = RulesJudge().judge(run_all([sess])).lessons
+        assert lesson.title == "`server.js` is too large to read whole"
+        assert lesson.memory is remembered

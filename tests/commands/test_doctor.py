@@ -58,7 +58,8 @@ def test_a_healthy_setup_passes(healthy: Setup) -> None:
         f"ok       SessionEnd hook: {h.home / 'settings.json'}",
         f"ok       skill: {h.home / 'skills' / 'hindsight' / 'SKILL.md'}",
         "ok       transcripts are kept 30 days (cleanupPeriodDays: Claude Code's default)",
-        f"ok       MEMORY.md: 7 lines, {len((h.memory / 'MEMORY.md').read_bytes())} bytes "
+        f"ok       MEMORY.md: {len((h.memory / 'MEMORY.md').read_text().splitlines())} lines, "
+        f"{len((h.memory / 'MEMORY.md').read_bytes())} bytes "
         "(Claude Code loads 200 lines / 25600 bytes)",
     ]
     as_json = json.loads(
@@ -155,7 +156,7 @@ def test_memory_longer_than_what_claude_code_loads(healthy: Setup) -> None:
     block = path.read_text()
     notes = "".join(f"- note {i}\n" for i in range(250))
     path.write_text(block + notes)
-    lines = 7 + 250
+    lines = len(block.splitlines()) + 250
     size = len(path.read_bytes())
     assert healthy.problems() == [
         f"{path} has {lines} lines and {size} bytes; Claude Code loads the first 200 lines or "

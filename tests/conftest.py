@@ -3,6 +3,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -23,6 +24,26 @@ def shared_fixture(relative: str) -> Path:
             f"shared fixture {relative} not present (needs ../shared/fixtures beside the repo)"
         )
     return path
+
+
+# .ci/run sets this: a real-client test that would skip for want of its CLI fails instead, so CI
+# can never go green having run none of them.
+REQUIRE_CLIENTS = "HINDSIGHT_REQUIRE_REAL_CLIENTS"
+
+
+def real_client(command: str) -> str:
+    """The path of a real agent CLI (``claude``, ``codex``, ``gemini``): $<COMMAND>_BIN, else PATH.
+
+    Where it is absent the test skips, or fails where $HINDSIGHT_REQUIRE_REAL_CLIENTS is set.
+    """
+    variable = f"{command.upper()}_BIN"
+    path = os.environ.get(variable) or shutil.which(command)
+    if path:
+        return path
+    why = f"needs the real {command} (set {variable} or put it on PATH; .ci/run installs it)"
+    if os.environ.get(REQUIRE_CLIENTS):
+        pytest.fail(f"{why}, and {REQUIRE_CLIENTS} is set", pytrace=False)
+    pytest.skip(why)
 
 
 def run_cli(

@@ -460,6 +460,42 @@ def _cmd_selfcheck(sub: _Subparsers, common: argparse.ArgumentParser) -> None:
     )
 
 
+def _cmd_doctor(sub: _Subparsers, common: argparse.ArgumentParser) -> None:
+    p = _add(
+        sub,
+        "doctor",
+        "check the Claude home, memory folder, hook, skill, plugin, transcript clean-up and the "
+        "size of MEMORY.md; exit 1 with one line for each problem and its fix",
+        "  hindsight doctor\n  hindsight doctor --json\n",
+        common,
+    )
+    p.add_argument("--json", action="store_true", help="print one JSON document")
+
+
+def _cmd_uninstall(sub: _Subparsers, common: argparse.ArgumentParser) -> None:
+    p = _add(
+        sub,
+        "uninstall",
+        "remove the hook, the skill and the plugin that install or the plugin added, nothing else",
+        "  hindsight uninstall\n  hindsight uninstall --scope project\n",
+        common,
+    )
+    p.add_argument("--scope", choices=("user", "project"), default="user", help="default: user")
+
+
+def _cmd_completion(sub: _Subparsers, common: argparse.ArgumentParser) -> None:
+    p = _add(
+        sub,
+        "completion",
+        "print a shell completion script for bash, zsh or fish",
+        '  eval "$(hindsight completion bash)"             in ~/.bashrc\n'
+        '  hindsight completion zsh > "${fpath[1]}/_hindsight"\n'
+        "  hindsight completion fish > ~/.config/fish/completions/hindsight.fish\n",
+        common,
+    )
+    p.add_argument("shell", choices=("bash", "zsh", "fish"))
+
+
 _COMMANDS: dict[str, Callable[[_Subparsers, argparse.ArgumentParser], None]] = {
     "run": _cmd_run,
     "scan": _cmd_scan,
@@ -473,6 +509,9 @@ _COMMANDS: dict[str, Callable[[_Subparsers, argparse.ArgumentParser], None]] = {
     "status": _cmd_status,
     "scrub": _cmd_scrub,
     "selfcheck": _cmd_selfcheck,
+    "doctor": _cmd_doctor,
+    "uninstall": _cmd_uninstall,
+    "completion": _cmd_completion,
 }
 
 
@@ -491,6 +530,23 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+# Commands that read no configuration: doctor reports a broken file instead of failing on it.
+_NO_CONFIG = ("completion", "doctor", "schema", "selfcheck")
+
+
+def _configure(args: argparse.Namespace, argv: list[str]) -> int | None:
+    """The configuration files under the flags (config.py); an exit code where they say stop."""
+    from hindsight import config
+
+    settings = config.load(args.repo)
+    if settings.values:
+        config.apply(args, settings, config.given(build_parser(args.command), argv))
+    if args._module == "run" and not settings.enabled and not args.example:
+        print(f"hindsight: {settings.off_line()}; nothing read", file=sys.stderr)
+        return 0
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser(argv[0] if argv and argv[0] in _COMMANDS else None)
@@ -501,6 +557,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     from hindsight.errors import HindsightError
 
     try:
+        if args._module not in _NO_CONFIG:
+            stop = _configure(args, argv)
+            if stop is not None:
+                return stop
         module = importlib.import_module(f"hindsight.commands.{args._module}")
         code: int = module.run(args)
         sys.stdout.flush()  # an unwritable stdout fails here, as an error, not in silence

@@ -74,6 +74,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _run_logged(args: argparse.Namespace) -> int:
     """The detached run: the real `run`, its outcome as one line in hook.log."""
+    from hindsight import config
     from hindsight.cli import build_parser
     from hindsight.commands import run as run_command
     from hindsight.errors import HindsightError
@@ -85,6 +86,11 @@ def _run_logged(args: argparse.Namespace) -> int:
             judging += [f"--{option.replace('_', '-')}", getattr(args, option)]
     run_args = build_parser("run").parse_args(["run", "--repo", args.repo, "--quiet", *judging])
     try:
+        settings = config.load(args.repo)  # judge, max-new, target and the opt-out, as for `run`
+        if not settings.enabled:
+            log(ctx.memory_dir, f"run skipped: {settings.off_line()}")
+            return 0
+        config.apply(run_args, settings, set())
         summary = run_command.execute(ctx, run_args, run_command.chosen_judge(run_args))
     except HindsightError as exc:
         log(ctx.memory_dir, f"run FAILED: {exc}")

@@ -8,15 +8,12 @@ import shutil
 import sys
 from importlib import resources
 from pathlib import Path
-from typing import Any
 
-import orjson
-
-from hindsight import clock, fsutil
+from hindsight import claude_settings, fsutil
 from hindsight.context import Context
 from hindsight.errors import HindsightError
 
-HOOK_MARK = "hindsight hook session-end"
+HOOK_MARK = claude_settings.HOOK_MARK
 
 
 def run(args: argparse.Namespace) -> int:
@@ -79,31 +76,12 @@ def _ephemeral(path: Path) -> bool:
 
 def install_hook(settings: Path, command: str) -> str:
     """Merge a SessionEnd hook into settings.json: other settings kept, idempotent, backup first."""
-    raw = fsutil.read_bytes(settings)
-    doc: dict[str, Any] = {}
-    if raw and raw.strip():
-        try:
-            loaded = orjson.loads(raw)
-        except orjson.JSONDecodeError as exc:
-            raise HindsightError(
-                f"{settings} is not valid JSON ({exc}); fix it first, nothing was changed"
-            ) from exc
-        if not isinstance(loaded, dict):
-            raise HindsightError(f"{settings} is not a JSON object; nothing was changed")
-        doc = loaded
+    raw, doc = claude_settings.load(settings)
     hooks = doc.setdefault("hooks", {})
     if not isinstance(hooks, dict) or not isinstance(hooks.setdefault("SessionEnd", []), list):
         raise HindsightError(f"{settings}: 'hooks.SessionEnd' is not a list; nothing was changed")
-    for group in hooks["SessionEnd"]:
-        for hook in group.get("hooks", []) if isinstance(group, dict) else []:
-            if isinstance(hook, dict) and HOOK_MARK in str(hook.get("command", "")):
-                return f"hook already installed in {settings}"
+    if any(claude_settings.session_end_hooks(doc)):
+        return f"hook already installed in {settings}"
     hooks["SessionEnd"].append({"hooks": [{"type": "command", "command": command}]})
-    if raw is not None:
-        stamp = clock.now().strftime("%Y%m%d-%H%M%S")
-        backup = settings.with_name(f"{settings.name}.bak-{stamp}")
-        shutil.copy2(settings, backup)
-    fsutil.atomic_write(settings, orjson.dumps(doc, option=orjson.OPT_INDENT_2) + b"\n")
-    return f"SessionEnd hook added to {settings}" + (
-        f" (backup: {backup.name})" if raw is not None else ""
-    )
+    backup = claude_settings.save(settings, raw, doc)
+    return f"SessionEnd hook added to {settings}" + (f" (backup: {backup})" if backup else "")

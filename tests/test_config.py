@@ -117,7 +117,7 @@ def test_opt_out_reads_and_writes_nothing(setup: tuple[Path, Path, dict[str, str
         ),
         (
             "max_new = 2\n",
-            "unknown setting 'max_new'; known: enabled, judge, model, max-new, targets",
+            "unknown setting 'max_new'; known: enabled, judge, model, max-new, target",
         ),
         ("max-new = 0\n", "max-new must be at least 1, not 0"),
         ('max-new = "3"\n', "max-new must be a whole number, not '3'"),
@@ -125,8 +125,8 @@ def test_opt_out_reads_and_writes_nothing(setup: tuple[Path, Path, dict[str, str
         ('enabled = "no"\n', "enabled must be true or false, not 'no'"),
         ('judge = "gpt"\n', "unknown judge 'gpt'; choose from "),
         (
-            'targets = ["cursor"]\n',
-            "targets must list agents from claude-code, codex, gemini, not ['cursor']",
+            'target = "cursor"\n',
+            "unknown target 'cursor'; choose from claude, agents-md, gemini-md, all",
         ),
     ],
 )
@@ -151,5 +151,5 @@ def test_the_user_file_errors_name_it(setup: tuple[Path, Path, dict[str, str]]) 
     assert done.returncode == 1
     assert (
         done.stderr
-        == f"hindsight: error: {path}: unknown setting 'colour'; known: enabled, judge, model, max-new, targets\n"
+        == f"hindsight: error: {path}: unknown setting 'colour'; known: enabled, judge, model, max-new, target\n"
     )

@@ -20,7 +20,6 @@ from typing import Any
 from hindsight.errors import HindsightError
 
 REPO_FILE = ".hindsight.toml"
-TARGETS = ("claude-code", "codex", "gemini")
 
 # setting -> (its type, the option it stands for where the command has one)
 KEYS: dict[str, tuple[type, str | None]] = {
@@ -28,7 +27,7 @@ KEYS: dict[str, tuple[type, str | None]] = {
     "judge": (str, "judge"),
     "model": (str, "model"),
     "max-new": (int, "max_new"),
-    "targets": (list, None),
+    "target": (str, "target"),
 }
 
 _UNSET = object()
@@ -111,11 +110,12 @@ def _check(path: Path, key: str, value: Any) -> None:
             raise HindsightError(
                 f"{path}: unknown judge {value!r}; choose from {', '.join(judges.JUDGES)}"
             )
-    if key == "targets":
-        unknown = [t for t in value if t not in TARGETS]
-        if unknown or not value:
+    if key == "target":
+        from hindsight import targets
+
+        if value not in targets.CHOICES:
             raise HindsightError(
-                f"{path}: targets must list agents from {', '.join(TARGETS)}, not {value!r}"
+                f"{path}: unknown target {value!r}; choose from {', '.join(targets.CHOICES)}"
             )
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from conftest import install_recording, run_cli
-from hindsight.locate import claude_folder_name
+from hindsight.sources.claude_files import claude_folder_name
 
 NOW = {"HINDSIGHT_NOW": "2026-11-30T15:00:00Z"}
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, git, real_client
-from hindsight.locate import claude_folder_name
+from hindsight.sources.claude_files import claude_folder_name
 from integration.live import claude, claude_session, shop
 
 # What a clone of the repository brings that the plugin uses (the rest is not the plugin's).

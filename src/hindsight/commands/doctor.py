@@ -11,8 +11,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from hindsight import claude_settings, clock, config, fsutil, layout, locate, state
-from hindsight.context import Context
+from hindsight import claude_settings, clock, config, fsutil, layout, state
+from hindsight.context import CLAUDE, Context
 from hindsight.errors import HindsightError
 from hindsight.output import print_json
 
@@ -45,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
     ctx = Context.from_args(args)
     report = Report()
     # Found without Context.claude_home, which refuses a missing --claude-home outright.
-    home = locate.claude_home(ctx.claude_home_arg)
+    home = ctx.home(CLAUDE)
     settings = _settings_files(home, ctx)
     for check in CHECKS:
         if check not in (check_config, check_home) and not home.is_dir():

@@ -118,10 +118,11 @@ def test_planted_traps_in_a_live_session_become_lessons(tmp_path: Path, claude: 
     assert done.returncode == 0, done.stderr
     summary = json.loads(done.stdout)
     assert (summary["sessions_read"], summary["lines_skipped"]) == (1, 0)
-    assert (summary["lessons"], summary["lessons_added"]) == (3, 2)
+    # Memory admits the verified fix; a tool missing once stays in the report (#10's rule).
+    assert (summary["lessons"], summary["lessons_added"]) == (3, 1)
     block = Path(summary["memory"]).read_text()
     assert "- **`make test` has no target here; use `make check`** (" in block
-    assert "- **`acme-lint` is not installed here** (" in block
+    assert "acme-lint" not in block
     report = Path(summary["report"]).read_text()
     assert "3. Report only (trap, strength 2)\n" in report
     assert "   `conf/deploy.yaml` does not exist" in report

@@ -36,11 +36,25 @@ def save(settings: Path, raw: bytes | None, doc: dict[str, Any]) -> str:
     """Write ``doc``, the old file kept as settings.json.bak-<time>; the backup's name or ''."""
     backup = ""
     if raw is not None:
-        stamp = clock.now().strftime("%Y%m%d-%H%M%S")
-        backup = f"{settings.name}.bak-{stamp}"
+        backup = _free_backup_name(settings)
         shutil.copy2(settings, settings.with_name(backup))
     fsutil.atomic_write(settings, orjson.dumps(doc, option=orjson.OPT_INDENT_2) + b"\n")
     return backup
+
+
+def _free_backup_name(settings: Path) -> str:
+    """settings.json.bak-<time>, with -2, -3... when that second already has one.
+
+    Two changes in one second (install then uninstall from a script) must not
+    overwrite the first backup: it is the only copy of the user's own file.
+    """
+    stamp = clock.now().strftime("%Y%m%d-%H%M%S")
+    name = f"{settings.name}.bak-{stamp}"
+    n = 1
+    while settings.with_name(name).exists():
+        n += 1
+        name = f"{settings.name}.bak-{stamp}-{n}"
+    return name
 
 
 def session_end_hooks(doc: dict[str, Any]) -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:

@@ -101,3 +101,23 @@ def test_plugin_without_claude_says_how(tmp_path: Path) -> None:
         "plugin hindsight@hindsight is still installed: "
         "run `claude plugin uninstall hindsight@hindsight --scope user`\n"
     )
+
+
+def test_install_and_uninstall_in_one_second_keep_both_backups(tmp_path: Path) -> None:
+    # A script that installs and removes within one second once overwrote the first
+    # backup (the only copy of the user's own settings) with the second.
+    root, _, home = install_recording(tmp_path)
+    settings = home / "settings.json"
+    settings.write_text(json.dumps(OTHERS))
+    pinned = {"HINDSIGHT_NOW": "2026-12-01T10:00:00Z"}
+    where = ("--claude-home", str(home))
+    assert run_cli("install", "--hook", *where, cwd=root, env=pinned).returncode == 0
+    installed = json.loads(settings.read_text())
+    done = run_cli("uninstall", *where, cwd=root, env=pinned)
+    assert done.returncode == 0, done.stderr
+    first = home / "settings.json.bak-20261201-100000"
+    second = home / "settings.json.bak-20261201-100000-2"
+    assert json.loads(first.read_text()) == OTHERS
+    assert json.loads(second.read_text()) == installed
+    assert f"(backup: {second.name})" in done.stdout
+    assert json.loads(settings.read_text()) == OTHERS

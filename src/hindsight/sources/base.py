@@ -14,7 +14,7 @@ from hindsight.record import Value
 from hindsight.session import ReadStats, Session
 
 if TYPE_CHECKING:
-    from hindsight.sources.lines import SkipRules
+    from hindsight.sources.lines import Skim, SkipRules
 
 
 class Transcript(Value):
@@ -119,17 +119,25 @@ def why_invalid(raw: bytes, ended: bool = True) -> str:
 
 
 def json_objects(
-    path: Path, stats: ReadStats, rules: SkipRules | None = None
+    path: Path,
+    stats: ReadStats,
+    rules: SkipRules | None = None,
+    on_skim: Callable[[int, Skim, ReadStats], None] | None = None,
 ) -> Iterator[tuple[int, dict[str, Any]]]:
     """(line number, record) for each JSON object line of a file; every other line is counted in
     ``stats`` by why (a line too long to hold, a truncated last line, bad UTF-8 or JSON, not an
-    object). Each record yielded is counted as read; a reader that cannot use one takes it back."""
+    object). Each record yielded is counted as read; a reader that cannot use one takes it back.
+    A line too long to parse goes to ``on_skim`` when given (a reader that can still use its
+    head), else it is counted and passed over."""
     from hindsight.sources import lines
 
     for number, line, ended in lines.scan(path, stats, rules):
         if isinstance(line, lines.Skim):
-            # A huge output or prompt: nothing these readers decide rests on it.
-            stats.skipped["truncated" if not line.complete else "too_long"] += 1
+            if on_skim is not None:
+                on_skim(number, line, stats)
+            else:
+                # A huge output or prompt: nothing these readers decide rests on it.
+                stats.skipped["truncated" if not line.complete else "too_long"] += 1
             continue
         try:
             record = orjson.loads(line)

@@ -7,8 +7,6 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-import orjson
-
 from hindsight import fmt
 from hindsight import session as s
 from hindsight.clock import parse_iso
@@ -17,7 +15,7 @@ from hindsight.redact import bare_token
 from hindsight.session import ReadStats
 from hindsight.sources import claude_files, claude_skim, lines
 from hindsight.sources import claude_outcomes as outcomes
-from hindsight.sources.base import Transcript, Window, why_invalid
+from hindsight.sources.base import Transcript, Window, json_objects
 from hindsight.sources.claude_files import AGENT
 from hindsight.sources.claude_skim import META_TYPES, NAMED_TYPES
 
@@ -113,19 +111,7 @@ class _Reader:
         self.session.stats.merge(stats)
 
     def _read(self, path: Path, stats: ReadStats) -> None:
-        for number, line, ended in lines.scan(path, stats, claude_skim.SKIP):
-            if isinstance(line, lines.Skim):
-                self._skimmed(number, line, stats)
-                continue
-            try:
-                record = orjson.loads(line)
-            except orjson.JSONDecodeError:
-                stats.skipped[why_invalid(bytes(line), ended)] += 1
-                continue
-            if not isinstance(record, dict):
-                stats.skipped["not_an_object"] += 1
-                continue
-            stats.records += 1
+        for number, record in json_objects(path, stats, claude_skim.SKIP, self._skimmed):
             self._dispatch(record, number, stats)
 
     def _skimmed(self, number: int, skim: lines.Skim, stats: ReadStats) -> None:

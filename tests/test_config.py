@@ -153,3 +153,22 @@ def test_the_user_file_errors_name_it(setup: tuple[Path, Path, dict[str, str]]) 
         done.stderr
         == f"hindsight: error: {path}: unknown setting 'colour'; known: enabled, judge, model, max-new, target\n"
     )
+
+
+def test_the_hooks_judge_flag_beats_the_file(setup: tuple[Path, Path, dict[str, str]]) -> None:
+    # `install --hook` writes `hook session-end --judge ...`; the detached run it starts once let
+    # a config file's judge override that flag.
+    root, home, env = setup
+    (root / ".hindsight.toml").write_text('judge = "claude"\nmax-new = 1\n')
+    memory = home / "projects" / "m"
+    no_claude = {**env, "PATH": "/usr/bin:/bin"}
+    where = ("--claude-home", str(home), "--memory-dir", str(memory))
+    # Without the flag the file's judge is used (and here fails for want of the CLI).
+    assert run_cli("hook", "run-logged", *where, cwd=root, env=no_claude).returncode == 1
+    log = (memory / "hindsight" / "hook.log").read_text()
+    assert "run FAILED: --judge claude needs the Claude Code CLI" in log, log
+    hook = run_cli("hook", "run-logged", "--judge", "rules", *where, cwd=root, env=no_claude)
+    assert hook.returncode == 0
+    last = (memory / "hindsight" / "hook.log").read_text().splitlines()[-1]
+    # max-new (no hook option) still comes from the file.
+    assert last.endswith("new lessons, 1 added to memory"), last

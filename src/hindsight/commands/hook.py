@@ -90,7 +90,9 @@ def _run_logged(args: argparse.Namespace) -> int:
         if not settings.enabled:
             log(ctx.memory_dir, f"run skipped: {settings.off_line()}")
             return 0
-        config.apply(run_args, settings, set())
+        # The hook's own options were settled already (its flags over the files, by main):
+        # the files fill only what the hook has no option for (max-new, target).
+        config.apply(run_args, settings, set(vars(args)))
         summary = run_command.execute(ctx, run_args, run_command.chosen_judge(run_args))
     except HindsightError as exc:
         log(ctx.memory_dir, f"run FAILED: {exc}")

@@ -403,12 +403,19 @@ def _cmd_install(sub: _Subparsers, common: argparse.ArgumentParser) -> None:
         sub,
         "install",
         "install the Claude Code skill and/or the SessionEnd hook",
-        "  hindsight install --skill\n  hindsight install --hook --scope project\n",
+        "  hindsight install --skill\n  hindsight install --hook --scope project\n"
+        "  hindsight install --hook --judge claude   each session's end judged by claude -p\n",
         common,
     )
     p.add_argument("--skill", action="store_true", help="write the skill to the skills folder")
     p.add_argument("--hook", action="store_true", help="add a SessionEnd hook to the settings file")
     p.add_argument("--scope", choices=("user", "project"), default="user", help="default: user")
+    group = p.add_argument_group(
+        "the hook's judge (default: none written; the run then uses rules)"
+    )
+    group.add_argument("--judge", type=_judge_name, metavar="NAME", help="written into the hook")
+    group.add_argument("--model", metavar="NAME", help="written into the hook, with --judge")
+    group.add_argument("--base-url", metavar="URL", help="written into the hook, with --judge")
 
 
 def _cmd_hook(sub: _Subparsers, common: argparse.ArgumentParser) -> None:

@@ -143,3 +143,34 @@ def test_status_says_what_is_installed(tmp_path: Path) -> None:
     assert f"hook       {home}/settings.json\n" in after.stdout
     assert f"skill      {home}/skills/hindsight/SKILL.md\n" in after.stdout
     assert "no Claude Code home" not in after.stdout
+
+
+def test_hook_with_a_judge_is_written_updated_and_used(tmp_path: Path) -> None:
+    root, _, home = install_recording(tmp_path)
+    settings = home / "settings.json"
+    where = ("--claude-home", str(home))
+    assert run_cli("install", "--hook", *where, cwd=root).returncode == 0
+    bad = run_cli("install", "--hook", "--judge", "gpt", *where, cwd=root)
+    assert bad.returncode == 2 and "unknown judge 'gpt'" in bad.stderr
+    before = settings.read_bytes()
+    done = run_cli("install", "--hook", "--judge", "claude", "--model", "sonnet", *where, cwd=root)
+    assert done.returncode == 0 and done.stdout.startswith(f"SessionEnd hook updated in {settings}")
+    ends = json.loads(settings.read_text())["hooks"]["SessionEnd"]
+    script = Path(sys.executable).parent / "hindsight"
+    # Still one hook of hindsight's: the old one changed in place, not a second run added.
+    assert [g["hooks"][0]["command"] for g in ends] == [
+        f"{script} hook session-end --claude-home {home} --judge claude --model sonnet"
+    ]
+    backups = sorted(home.glob("settings.json.bak-*"), key=lambda p: p.stat().st_mtime)
+    assert backups[-1].read_bytes() == before
+    # The run the hook starts uses that judge (here: no claude on PATH, so it fails, and says so).
+    command = ends[0]["hooks"][0]["command"].split()
+    payload = json.dumps({"session_id": "j1", "cwd": str(root), "hook_event_name": "SessionEnd"})
+    env = {"PATH": "/usr/bin:/bin"}
+    assert run_cli(*command[1:], cwd=root, stdin=payload, env=env).returncode == 0
+    log = home / "projects" / claude_folder_name(str(root)) / "memory" / "hindsight" / "hook.log"
+    for _ in range(100):
+        if log.exists() and "run FAILED" in log.read_text():
+            break
+        time.sleep(0.1)
+    assert "run FAILED: --judge claude needs the Claude Code CLI" in log.read_text()

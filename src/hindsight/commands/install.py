@@ -48,6 +48,10 @@ def hook_command(args: argparse.Namespace) -> str:
     """
     parts = [*_program(args.scope == "project"), "hook", "session-end"]
     parts += Context.from_args(args).where_options(absolute=True)
+    for option in ("judge", "model", "base_url"):
+        value = getattr(args, option, None)
+        if value:
+            parts += [f"--{option.replace('_', '-')}", value]
     return " ".join(shlex.quote(p) for p in parts)
 
 
@@ -80,8 +84,16 @@ def install_hook(settings: Path, command: str) -> str:
     hooks = doc.setdefault("hooks", {})
     if not isinstance(hooks, dict) or not isinstance(hooks.setdefault("SessionEnd", []), list):
         raise HindsightError(f"{settings}: 'hooks.SessionEnd' is not a list; nothing was changed")
-    if any(claude_settings.session_end_hooks(doc)):
+    ours = [hook for _, hook in claude_settings.session_end_hooks(doc)]
+    if any(hook.get("command") == command for hook in ours):
         return f"hook already installed in {settings}"
-    hooks["SessionEnd"].append({"hooks": [{"type": "command", "command": command}]})
+    if ours:
+        # Installed before with other options (a judge, another home, a new venv): the
+        # command changes in place, so one run per session's end, never two.
+        ours[0]["command"] = command
+        done = "SessionEnd hook updated in"
+    else:
+        hooks["SessionEnd"].append({"hooks": [{"type": "command", "command": command}]})
+        done = "SessionEnd hook added to"
     backup = claude_settings.save(settings, raw, doc)
-    return f"SessionEnd hook added to {settings}" + (f" (backup: {backup})" if backup else "")
+    return f"{done} {settings}" + (f" (backup: {backup})" if backup else "")

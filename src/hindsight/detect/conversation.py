@@ -115,8 +115,12 @@ def corrections(sessions: list[s.Session], opts: Options) -> Iterator[Finding]:
                 turn.append(event)
                 continue
             trouble = [e for e in turn if (e.tool and _troubled(e.tool)) or e.kind == s.INTERRUPT]
-            quote = said(event.text) if trouble else None
-            rule = None if quote else said(event.text, _DURABLE)
+            # The user stopped their own request before the agent did anything and typed it
+            # again: what they add scopes that task ("do not write anything, just report"),
+            # it corrects nothing and rules nothing beyond it.
+            amends = bool(trouble) and not any(e.kind in (s.TOOL, s.ASSISTANT) for e in turn)
+            quote = said(event.text) if trouble and not amends else None
+            rule = None if quote or amends else said(event.text, _DURABLE)
             aside = None if quote or rule else _aside(event.text)
             if rule or aside:
                 # A rule typed without trouble before it: the user's own words. One the prompt

@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping
 from hindsight import fmt
 from hindsight.detect import Finding, shell
 from hindsight.judges import FINDINGS, Options, Plan, Spent, wording
-from hindsight.judges.classify import failure
+from hindsight.judges.classify import CODE_DEFECTS, failure, named
 from hindsight.judges.fix_lessons import fixed as _fixed
 from hindsight.lessons import Judgement, Lesson, Recommendation, Unfinished
 
@@ -85,15 +85,24 @@ def _repeated(f: Finding) -> Lesson:
         if d["category"] == shell.MISSING_DEPENDENCY
         else None
     )
+    said = _said(d)
+    # Memory takes the same trigger met again; a failure with no named cause, or one of the code
+    # under work (a build that does not compile, tests that fail), says nothing a next session
+    # can act on: each time the edit loop met another defect behind the same words.
+    trigger = named(said) and said not in CODE_DEFECTS
     if missing := _named(missing, str(d["command"])):
         title = f"{_code(missing, 40)} is not installed here"
+    elif trigger:
+        title = f"{_code(_job(str(d['command'])))} keeps failing: {said}"
     else:
-        title = f"{_code(_job(str(d['command'])))} keeps failing: {_said(d)}"
+        cause = f" ({said})" if named(said) else ""
+        title = f"{_code(_job(str(d['command'])))} failed in more than one session{cause}"
+    advice = _ADVICE.get(str(d["category"]), "fix the cause before retrying")
     body = (
-        f"{_code(str(d['command']))} failed the same way {d['times']} times in {d['sessions']} sessions "
-        f"({_said(d)}); {_ADVICE.get(str(d['category']), 'fix the cause before retrying')}."
+        f"{_code(str(d['command']))} failed {d['times']} times in {d['sessions']} sessions "
+        f"({said}); {advice}."
     )
-    return _lesson(f, title, body, "trap", True)
+    return _lesson(f, title, body, "trap", bool(missing) or trigger)
 
 
 def _tool_error(f: Finding) -> Lesson | None:

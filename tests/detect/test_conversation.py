@@ -212,3 +212,31 @@ def test_a_request_amended_before_the_agent_acted_is_the_task_not_a_rule(tmp_pat
     sess = session_from_records(tmp_path, acted.records, "acted")
     kinds = [f.kind for f in conversation.corrections([sess], Options())]
     assert "correction" in kinds
+
+
+def test_a_rule_about_what_the_agent_just_named_names_it(tmp_path: Path) -> None:
+    # AojdevStudio: "they should always be committed ..." answers the agent's "I excluded the
+    # `.claude/hooks/` directory from the commit"; alone, "they" means nothing next session.
+    s = (
+        Script()
+        .prompt("why did you not commit the hooks", 0)
+        .say("I excluded the `.claude/hooks/` directory from the commit using `git reset`.", 2)
+        .prompt(
+            "they should always be committed we are literally building an npm package for it.", 9
+        )
+    )
+    sess = session_from_records(tmp_path, s.records)
+    (found,) = [f for f in conversation.corrections([sess], Options()) if f.kind == "instruction"]
+    assert found.data["about"] == ".claude/hooks/" and found.data["opening"]
+    from hindsight.judges.rules import RulesJudge
+
+    (lesson,) = RulesJudge().judge([found]).lessons
+    assert lesson.memory and lesson.title == (
+        'User preference: "they should always be committed we are literally building an npm'
+        ' package for it." (about `.claude/hooks/`)'
+    )
+    # Nothing named before it: the rule stays in the report.
+    s = Script().prompt("ok", 0).say("Done.", 1).prompt("they should always be committed.", 5)
+    sess = session_from_records(tmp_path, s.records, "bare")
+    (found,) = [f for f in conversation.corrections([sess], Options()) if f.kind == "instruction"]
+    assert "about" not in found.data and not found.data["opening"]

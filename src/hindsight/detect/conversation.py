@@ -102,6 +102,22 @@ def _aside(text: str) -> str | None:
     return None
 
 
+_PRONOUN = re.compile(r"^\W*(?:they|them|it|its|this|that|these|those)\b", re.I)
+_SPAN = re.compile(r"`([^`\n]{2,80})`")
+_PATHLIKE = re.compile(r"^[\w.~-]*(?:/[\w.-]*)+$|^[\w-]+\.[A-Za-z]\w{0,7}$")
+
+
+def _subject(turn: list[s.Event]) -> str | None:
+    """What the agent's last words before a prompt were about: the first file or folder they
+    named in a code span, or None."""
+    said = next((e.text for e in reversed(turn) if e.kind == s.ASSISTANT and e.text), "")
+    for span in _SPAN.findall(str(said)):
+        name = str(span).strip()
+        if _PATHLIKE.match(name):
+            return name
+    return None
+
+
 def corrections(sessions: list[s.Session], opts: Options) -> Iterator[Finding]:
     """A typed prompt right after a failure, rejection or interrupt that redirects the agent."""
     for sess in sessions:
@@ -125,6 +141,15 @@ def corrections(sessions: list[s.Session], opts: Options) -> Iterator[Finding]:
             if rule or aside:
                 # A rule typed without trouble before it: the user's own words. One the prompt
                 # opens with stands; one in an aside may be this task's, and goes to the report.
+                data: dict[str, object] = {"quote": rule or aside, "opening": bool(rule)}
+                if _PRONOUN.match(str(rule or aside)):
+                    # "they should always be committed": a rule about what the agent just
+                    # named. Name it too, or the rule means nothing to the next session.
+                    about = _subject(turn)
+                    if about:
+                        data["about"] = about
+                    else:
+                        data["opening"] = False
                 yield Finding(
                     "instruction",
                     evidence_key("rule", sess.session_id, event.uuid or event.at.line),
@@ -132,7 +157,7 @@ def corrections(sessions: list[s.Session], opts: Options) -> Iterator[Finding]:
                     [event.at],
                     event.ts,
                     3 if rule else 2,
-                    {"quote": rule or aside, "opening": bool(rule)},
+                    data,
                 )
             if trouble and turn and quote:
                 last = trouble[-1]

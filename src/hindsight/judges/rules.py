@@ -233,6 +233,13 @@ def _instruction(f: Finding) -> Lesson:
     quote = str(f.data["quote"]).replace('"', "'")
     body = f'The user said: "{quote}".'
     memory = f.data.get("opening") is not False
+    about = f.data.get("about")
+    if isinstance(about, str):  # the user's "they" names what the agent had just named
+        # The name after the quote: a name such as `.claude/...` right before "should" reads
+        # to the screen as words addressed to an AI.
+        body = f'The user said: "{quote}" (about {_code(about, 60)}, named just before).'
+        title = f'User preference: "{fmt.clip_words(quote, 90)}" (about {_code(about, 60)})'
+        return _lesson(f, title, body, "preference", memory)
     return _lesson(f, f'User preference: "{fmt.clip_words(quote, 90)}"', body, "preference", memory)
 
 

@@ -99,7 +99,13 @@ def _error_text(call: s.ToolCall) -> str:
     last = next((ln.strip() for ln in reversed(text.splitlines()) if ln.strip()), "")
     if last and last not in lines:
         lines.append(last)
-    return fmt.clip(" | ".join(x for x in lines if x), 800)
+    return _joined(lines, 800)
+
+
+def _joined(lines: list[str], limit: int) -> str:
+    """Lines on one line, each redacted before the join: a pattern anchored to a line of its own
+    (a .pgpass entry) would not see its secret once lines are joined."""
+    return fmt.clip(" | ".join(redact(x) for x in lines if x), limit)
 
 
 def _inline(text: str) -> str:
@@ -131,7 +137,7 @@ def _printed(call: s.ToolCall) -> str:
     if not lines:
         return ""
     if call.name in _REPORTS:
-        return fmt.clip(" | ".join(lines), 700)
+        return _joined(lines[:40], 700)
     shown = lines[:2]
     for line in lines[2:200]:
         if len(shown) >= 5:
@@ -140,7 +146,7 @@ def _printed(call: s.ToolCall) -> str:
             shown.append(line)
     if lines[-1] not in shown:
         shown.append(lines[-1])
-    return fmt.clip(" | ".join(shown), 400)
+    return _joined(shown, 400)
 
 
 def _timeline(sess: s.Session) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:

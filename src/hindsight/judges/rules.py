@@ -98,8 +98,9 @@ def _repeated(f: Finding) -> Lesson:
         cause = f" ({said})" if named(said) else ""
         title = f"{_code(_job(str(d['command'])))} failed in more than one session{cause}"
     advice = _ADVICE.get(str(d["category"]), "fix the cause before retrying")
+    same = " the same way" if missing or trigger else ""
     body = (
-        f"{_code(str(d['command']))} failed {d['times']} times in {d['sessions']} sessions "
+        f"{_code(str(d['command']))} failed{same} {d['times']} times in {d['sessions']} sessions "
         f"({said}); {advice}."
     )
     return _lesson(f, title, body, "trap", bool(missing) or trigger)

@@ -44,3 +44,52 @@ def test_a_lower_level_drops_detail_and_the_marks_of_what_it_dropped(tmp_path: P
         "10:00:01 $ npm run test:unit -> error exit 2 [d1]",
     ]
     assert "d2:" not in block and "agent:" not in block
+
+
+def test_each_session_gets_the_detail_the_budget_leaves_room_for(tmp_path: Path) -> None:
+    # One long session no longer pulls every other down to "what the user said" only.
+    small = _session(tmp_path)
+    big = Script()
+    for n in range(60):
+        big.bash(f"make step{n}", n, 1, 0, "ok\n" * 3 + "done " * 40)
+    long = session_from_records(tmp_path, big.records, "long")
+    sizes = {lv: len(digest._session_block(small, lv)[0].encode()) for lv in (1, 5)}
+    long_min = len(digest._session_block(long, 1)[0].encode())
+    room = sizes[5] + long_min + 50  # the small one in full, the long one at its least
+    (a, _), (b, _) = digest._fit([small, long], room)
+    assert "agent: The unquoted pattern" in a and "d2: PASS" in a
+    assert b == digest._session_block(long, 1)[0]
+
+
+def test_what_says_why_is_kept_from_a_failure_and_a_pass(tmp_path: Path) -> None:
+    # AojdevStudio / odgsully / rickithadi: a hook's reason is on the line after its header;
+    # a merge conflict and a coverage gate carry no error word; a test run sums up last.
+    s = Script().bash(
+        "rm -rf .next",
+        0,
+        1,
+        2,
+        "Bash operation blocked by hook:\n"
+        "- [python3 .claude/hooks/pre_tool_use.py]: BLOCKED: Dangerous rm command detected",
+    )
+    s.bash(
+        "git merge agent-1",
+        3,
+        1,
+        1,
+        "Auto-merging logs/stop.json\nCONFLICT (content): Merge conflict in logs/stop.json",
+    )
+    s.bash("npm test", 6, 1, 1, "PASS a\n" * 30 + "Tests: 2 failed, 40 passed")
+    # A pass that printed its error (a background server's log, `|| true`).
+    s.bash(
+        "npm run dev || true",
+        9,
+        1,
+        0,
+        "> next dev\n> app@1\nstarting\nsh: next: command not found\nbye",
+    )
+    block, _ = digest._session_block(session_from_records(tmp_path, s.records), 5)
+    assert "BLOCKED: Dangerous rm command detected" in block
+    assert "CONFLICT (content): Merge conflict in logs/stop.json" in block
+    assert "Tests: 2 failed, 40 passed" in block
+    assert "next: command not found" in block

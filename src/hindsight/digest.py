@@ -57,8 +57,8 @@ def _finding_md(f: Finding) -> str:
 
 # Timeline detail, most needed first: what the user said and what failed (1), the commands that
 # worked (2), the files read, edited and searched (3), the agent's own words (4), what the
-# commands that worked printed (5, its first and last lines). A session is
-# shown at the most detailed level at which every session still fits the budget.
+# commands that worked printed (5, its first and last lines). Each session is shown at the
+# most detailed level the budget leaves room for (_fit).
 _SAID, _RAN, _TOUCHED, _TOLD, _PRINTED = 1, 2, 3, 4, 5
 _MARK = re.compile(r" \[(d\d+)\]$")
 _TARGET_KEYS = ("file_path", "notebook_path", "path", "pattern", "url", "query", "description")
@@ -74,19 +74,38 @@ def _target(call: s.ToolCall, cwd: str | None) -> str:
     return ""
 
 
+# Words of a failure's output that say why, beyond the detectors' error words: a merge
+# conflict, zsh's glob error, a coverage gate, a time limit, a refusal's reason.
+_WHY = re.compile(
+    r"conflict|couldn'?t|could not|no matches|not met|timed out|not allowed|blocked|"
+    r"prohibited|prevented|\b[A-Z]{1,4}\d{3,4}\b",
+    re.I,
+)
+
+
 def _error_text(call: s.ToolCall) -> str:
-    """What a failed call printed that says why: its error lines, a few of them."""
+    """What a failed call printed that says why: its error lines, a few of them, and its
+    last line (where test runners and builds sum up)."""
     from hindsight.detect import shell
 
     text = call.output.replace("<tool_use_error>", "").replace("</tool_use_error>", "")
     lines = [shell.error_line(text)]
-    for line in text.splitlines()[:60]:
+    for line in text.splitlines()[:80]:
         line = line.strip()
-        if line and line not in lines and shell.ERROR_WORDS.search(line):
+        if line and line not in lines and (shell.ERROR_WORDS.search(line) or _WHY.search(line)):
             lines.append(line)
-        if len(lines) >= 6:
+        if len(lines) >= 8:
             break
-    return fmt.clip(" | ".join(x for x in lines if x), 600)
+    last = next((ln.strip() for ln in reversed(text.splitlines()) if ln.strip()), "")
+    if last and last not in lines:
+        lines.append(last)
+    return _joined(lines, 800)
+
+
+def _joined(lines: list[str], limit: int) -> str:
+    """Lines on one line, each redacted before the join: a pattern anchored to a line of its own
+    (a .pgpass entry) would not see its secret once lines are joined."""
+    return fmt.clip(" | ".join(redact(x) for x in lines if x), limit)
 
 
 def _inline(text: str) -> str:
@@ -97,16 +116,37 @@ def _inline(text: str) -> str:
 def _answers(call: s.ToolCall) -> bool:
     """Calls whose output is an answer (a command, an MCP server, a subagent's report), not an
     acknowledgement ("File created successfully", the todo list again)."""
-    return call.is_shell or call.name.startswith("mcp__") or call.name in ("Task", "Agent")
+    return (
+        call.is_shell
+        or call.name.startswith("mcp__")
+        or call.name in _REPORTS
+        or call.name.endswith("Output")  # a background shell's output, read later
+    )
+
+
+_REPORTS = ("Task", "Agent")  # a subagent's report: its opening holds the answer
 
 
 def _printed(call: s.ToolCall) -> str:
-    """The first and last lines a call that worked printed: its answer, often."""
+    """What a call that worked printed: its first two lines and its last (its answer, often),
+    and up to three lines that say something went wrong (a pass can hide one: `|| true`,
+    `2>&1 | tail`, a script that prints its error and exits 0)."""
+    from hindsight.detect import shell
+
     lines = [ln.strip() for ln in call.output.splitlines() if ln.strip()]
     if not lines:
         return ""
-    shown = lines[:1] + (lines[-1:] if len(lines) > 1 else [])
-    return fmt.clip(" | ".join(shown), 300)
+    if call.name in _REPORTS:
+        return _joined(lines[:40], 700)
+    shown = lines[:2]
+    for line in lines[2:200]:
+        if len(shown) >= 5:
+            break
+        if shell.ERROR_WORDS.search(line) or _WHY.search(line):
+            shown.append(line)
+    if lines[-1] not in shown:
+        shown.append(lines[-1])
+    return _joined(shown, 400)
 
 
 def _timeline(sess: s.Session) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
@@ -116,7 +156,7 @@ def _timeline(sess: s.Session) -> tuple[list[tuple[int, str]], list[tuple[int, s
     for event in sess.events:
         if event.subagent is not None:
             t = event.tool
-            if t is not None and (t.failed or t.status in (s.ERROR, s.BLOCKED)):
+            if t is not None and (t.failed or t.status in (s.ERROR, s.BLOCKED, s.TIMEOUT)):
                 mark = ""
                 if t.output.strip():
                     mark = f" [d{len(data) + 1}]"
@@ -136,7 +176,7 @@ def _timeline(sess: s.Session) -> tuple[list[tuple[int, str]], list[tuple[int, s
             lines.append((_TOLD, f"{when} agent: {_inline(fmt.clip(event.text, 400))}"))
         elif event.tool is not None:
             t = event.tool
-            bad = t.failed or t.status in (s.ERROR, s.BLOCKED, s.REJECTED)
+            bad = t.failed or t.status in (s.ERROR, s.BLOCKED, s.REJECTED, s.TIMEOUT)
             mark = ""
             if bad and t.output.strip():
                 mark = f" [d{len(data) + 1}]"
@@ -174,6 +214,27 @@ def _session_block(sess: s.Session, level: int) -> tuple[str, list[str]]:
     return head + body, shown
 
 
+def _fit(sessions: list[s.Session], room: int) -> list[tuple[str, list[str]]]:
+    """Each session's block at the most detail the budget allows: every session first with
+    what the user said and what failed, then each raised a level at a time, the cheapest raise
+    first, while the rest of the budget holds it (one long session no longer pulls every other
+    session down to its level)."""
+    levels = [_SAID] * len(sessions)
+    blocks = [_session_block(sess, _SAID) for sess in sessions]
+    sizes = [len(redact(b).encode()) for b, _ in blocks]
+    left = room - sum(sizes)
+    for level in (_RAN, _TOUCHED, _TOLD, _PRINTED):
+        raised = [(i, _session_block(sess, level)) for i, sess in enumerate(sessions)]
+        costs = sorted(
+            (len(redact(b[0]).encode()) - sizes[i], i, b) for i, b in raised if levels[i] < level
+        )
+        for cost, i, block in costs:
+            if cost <= left:
+                left -= cost
+                levels[i], blocks[i], sizes[i] = level, block, sizes[i] + cost
+    return blocks
+
+
 def _public(f: Finding) -> dict[str, Any]:
     doc = f.to_json()
     doc["data"] = {k: v for k, v in doc["data"].items() if k not in _INTERNAL}
@@ -207,11 +268,7 @@ def build(
     timelines: list[dict[str, Any]] = []
     tail = ["## Timeline\n"]
     room = max_bytes - used - len(tail[0].encode()) - 1
-    blocks: list[tuple[str, list[str]]] = []
-    for level in (_PRINTED, _TOLD, _TOUCHED, _RAN, _SAID):
-        blocks = [_session_block(sess, level) for sess in gathered.sessions]
-        if sum(len(redact(b).encode()) for b, _ in blocks) <= room or level == _SAID:
-            break
+    blocks = _fit(gathered.sessions, room)
     for sess, (block, shown) in zip(gathered.sessions, blocks, strict=True):
         size = len(redact(block).encode())
         if size > room:

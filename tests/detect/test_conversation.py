@@ -185,3 +185,58 @@ def test_a_rule_in_an_aside_goes_to_the_report_only(tmp_path: Path) -> None:
 
     (lesson,) = RulesJudge().judge([found]).lessons
     assert lesson.kind == "preference" and not lesson.memory
+
+
+def test_a_request_amended_before_the_agent_acted_is_the_task_not_a_rule(tmp_path: Path) -> None:
+    # odgsully: the user stopped their own request at once and typed it again, narrower; the
+    # "Do not" scopes that task. After the agent acted, the same words are a correction.
+    amended = (
+        Script()
+        .prompt("Please elaborate on 2. Excel data. Please dive deeper", 0)
+        .prompt("[Request interrupted by user]", 2)
+        .prompt("Do not write anything just research and report", 5)
+        .bash("git ls-files", 7)
+    )
+    found = list(
+        conversation.corrections([session_from_records(tmp_path, amended.records)], Options())
+    )
+    assert {f.kind for f in found} <= {"interrupts", "instruction"}
+    assert all(not f.data.get("opening") for f in found if f.kind == "instruction")
+    acted = (
+        Script()
+        .prompt("Please elaborate on 2. Excel data", 0)
+        .tool("Write", {"file_path": "/repo/notes.md", "content": "x"}, 1, 1)
+        .prompt("[Request interrupted by user]", 3)
+        .prompt("Do not write anything just research and report", 5)
+    )
+    sess = session_from_records(tmp_path, acted.records, "acted")
+    kinds = [f.kind for f in conversation.corrections([sess], Options())]
+    assert "correction" in kinds
+
+
+def test_a_rule_about_what_the_agent_just_named_names_it(tmp_path: Path) -> None:
+    # AojdevStudio: "they should always be committed ..." answers the agent's "I excluded the
+    # `.claude/hooks/` directory from the commit"; alone, "they" means nothing next session.
+    s = (
+        Script()
+        .prompt("why did you not commit the hooks", 0)
+        .say("I excluded the `.claude/hooks/` directory from the commit using `git reset`.", 2)
+        .prompt(
+            "they should always be committed we are literally building an npm package for it.", 9
+        )
+    )
+    sess = session_from_records(tmp_path, s.records)
+    (found,) = [f for f in conversation.corrections([sess], Options()) if f.kind == "instruction"]
+    assert found.data["about"] == ".claude/hooks/" and found.data["opening"]
+    from hindsight.judges.rules import RulesJudge
+
+    (lesson,) = RulesJudge().judge([found]).lessons
+    assert lesson.memory and lesson.title == (
+        'User preference: "they should always be committed we are literally building an npm'
+        ' package for it." (about `.claude/hooks/`)'
+    )
+    # Nothing named before it: the rule stays in the report.
+    s = Script().prompt("ok", 0).say("Done.", 1).prompt("they should always be committed.", 5)
+    sess = session_from_records(tmp_path, s.records, "bare")
+    (found,) = [f for f in conversation.corrections([sess], Options()) if f.kind == "instruction"]
+    assert "about" not in found.data and not found.data["opening"]

@@ -229,3 +229,62 @@ def test_a_file_too_large_is_remembered_once_it_was_read_in_parts(tmp_path: Path
         (lesson,) = RulesJudge().judge(run_all([sess])).lessons
         assert lesson.title == "`server.js` is too large to read whole"
         assert lesson.memory is remembered
+
+
+def test_arguments_after_a_double_dash_are_not_a_flag_fix() -> None:
+    # pattern-stack: `npm test` failed; `npm test -- --testNamePattern=...` ran fewer tests.
+    assert fixes.difference(
+        "npm test",
+        "npm test",
+        'npm test -- --testNamePattern="LabelService" --verbose',
+        'npm test -- --testNamePattern="LabelService" --verbose',
+        sh.OTHER,
+    ) == (fixes.OTHER, "")
+    # A flag of the invocation itself, before `--`, still is one.
+    assert fixes.difference(
+        "npm test -- a.test.ts", "", "npm test --silent -- a.test.ts", "", sh.OTHER
+    ) == (fixes.FLAGS, "--silent")
+
+
+def test_a_fix_title_keeps_the_difference_in_sight(tmp_path: Path) -> None:
+    # njdamstra: clipped at 60 characters both commands read
+    # `~/.local/bin/socialaize-worktree/wt-dispatcher.sh cleanup …`: too long to set side by
+    # side, the command is named once and the difference by name.
+    script = "~/.local/bin/socialaize-worktree/wt-dispatcher.sh"
+    failed, fixed = f"{script} create analytics-ui", f"{script} create analytics-ui --verbose"
+    s = Script().bash(failed, 0, 1, 1, "Error: branch analytics-ui not checked out")
+    s.bash(fixed, 3, 1)
+    (lesson,) = RulesJudge().judge(run_all([session_from_records(tmp_path, s.records)])).lessons
+    assert lesson.title == f"Run `{failed}` with `--verbose`"
+    assert lesson.memory
+    assert f"`{failed}` failed" in lesson.body and f"`{fixed}` worked" in lesson.body
+
+
+def test_forcing_past_a_check_is_reported_not_remembered(tmp_path: Path) -> None:
+    # njdamstra: "Worktree has uncommitted changes", then the same cleanup with --force.
+    s = Script().bash(
+        "./cleanup-worktree.sh test-feature-3", 0, 1, 1, "Error: Worktree has uncommitted changes:"
+    )
+    s.bash("./cleanup-worktree.sh test-feature-3 --force", 2, 1)
+    (lesson,) = RulesJudge().judge(run_all([session_from_records(tmp_path, s.records)])).lessons
+    assert not lesson.memory
+    assert "forcing past a check (`--force`)" in lesson.body
+    assert fixes.overrides("-f -f") and fixes.overrides("--no-verify")
+    assert not fixes.overrides("-f compose.yml") and not fixes.overrides("--set-upstream origin x")
+
+
+def test_two_long_commands_side_by_side_never_read_the_same() -> None:
+    from hindsight.judges.fix_lessons import pair
+
+    script = "~/.local/bin/socialaize-worktree/cleanup-worktree.sh"
+    a, b = pair(f"{script} test-feature-3", f"{script} test-feature-3 --force", None)
+    assert a != b and "--force" in b and "test-feature-3" in a
+    assert a == f"`{script} test-feature-3`" and b == f"`{script} test-feature-3 --force`"
+    # A long shared middle is elided, never a token cut.
+    mid = " ".join(f"--opt{n}=value{n}" for n in range(8))
+    a, b = pair(f"tool run {mid} target", f"tool run {mid} target --fix", None)
+    assert a.endswith(" … target`") and b.endswith(" … target --fix`")
+    words = set(f"tool run {mid} target --fix".split()) | {"…"}
+    assert set(a.strip("`").split()) <= words and set(b.strip("`").split()) <= words
+    # Short ones stand as typed.
+    assert pair("npm test", "npx jest", None) == ("`npm test`", "`npx jest`")

@@ -132,3 +132,26 @@ def test_no_lesson_quotes_tool_output(tmp_path: Path) -> None:
     assert "`pytest -q` exited 1 (module missing)" in bodies
     assert "`cat notes.txt` exited 1 (no such file or directory)" in bodies
     assert "`zork --run` exited 127 (command not found)" in bodies
+
+
+def test_a_build_failing_in_two_sessions_names_its_cause_and_stays_in_the_report(
+    tmp_path: Path,
+) -> None:
+    # rungchan2: `npm run build` "Failed to compile." in two sessions: the edit loop met a
+    # different defect each time; the title once read "keeps failing: failed".
+    sessions = []
+    for n in range(2):
+        s = Script().bash("npm run build", 0, 1, 1, "Failed to compile.\n./src/app/page.tsx")
+        sessions.append(session_from_records(tmp_path, s.records, f"build{n}"))
+    (lesson,) = [x for x in RulesJudge().judge(run_all(sessions)).lessons if x.kind == "trap"]
+    assert lesson.title == "`npm run build` failed in more than one session (compile error)"
+    assert not lesson.memory
+    # A named cause that is not the code's own stays a trigger worth remembering.
+    sessions = []
+    for n in range(2):
+        s = Script().bash("make docs", 0, 1, 2, "make: *** No rule to make target 'docs'.  Stop.")
+        sessions.append(session_from_records(tmp_path, s.records, f"docs{n}"))
+    lessons = RulesJudge().judge(run_all(sessions)).lessons
+    assert any(
+        x.title == "`make docs` keeps failing: no such make target" and x.memory for x in lessons
+    )

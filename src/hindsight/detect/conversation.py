@@ -102,6 +102,22 @@ def _aside(text: str) -> str | None:
     return None
 
 
+_PRONOUN = re.compile(r"^\W*(?:they|them|it|its|this|that|these|those)\b", re.I)
+_SPAN = re.compile(r"`([^`\n]{2,80})`")
+_PATHLIKE = re.compile(r"^[\w.~-]*(?:/[\w.-]*)+$|^[\w-]+\.[A-Za-z]\w{0,7}$")
+
+
+def _subject(turn: list[s.Event]) -> str | None:
+    """What the agent's last words before a prompt were about: the first file or folder they
+    named in a code span, or None."""
+    said = next((e.text for e in reversed(turn) if e.kind == s.ASSISTANT and e.text), "")
+    for span in _SPAN.findall(str(said)):
+        name = str(span).strip()
+        if _PATHLIKE.match(name):
+            return name
+    return None
+
+
 def corrections(sessions: list[s.Session], opts: Options) -> Iterator[Finding]:
     """A typed prompt right after a failure, rejection or interrupt that redirects the agent."""
     for sess in sessions:
@@ -115,12 +131,25 @@ def corrections(sessions: list[s.Session], opts: Options) -> Iterator[Finding]:
                 turn.append(event)
                 continue
             trouble = [e for e in turn if (e.tool and _troubled(e.tool)) or e.kind == s.INTERRUPT]
-            quote = said(event.text) if trouble else None
-            rule = None if quote else said(event.text, _DURABLE)
+            # The user stopped their own request before the agent did anything and typed it
+            # again: what they add scopes that task ("do not write anything, just report"),
+            # it corrects nothing and rules nothing beyond it.
+            amends = bool(trouble) and not any(e.kind in (s.TOOL, s.ASSISTANT) for e in turn)
+            quote = said(event.text) if trouble and not amends else None
+            rule = None if quote or amends else said(event.text, _DURABLE)
             aside = None if quote or rule else _aside(event.text)
             if rule or aside:
                 # A rule typed without trouble before it: the user's own words. One the prompt
                 # opens with stands; one in an aside may be this task's, and goes to the report.
+                data: dict[str, object] = {"quote": rule or aside, "opening": bool(rule)}
+                if _PRONOUN.match(str(rule or aside)):
+                    # "they should always be committed": a rule about what the agent just
+                    # named. Name it too, or the rule means nothing to the next session.
+                    about = _subject(turn)
+                    if about:
+                        data["about"] = about
+                    else:
+                        data["opening"] = False
                 yield Finding(
                     "instruction",
                     evidence_key("rule", sess.session_id, event.uuid or event.at.line),
@@ -128,7 +157,7 @@ def corrections(sessions: list[s.Session], opts: Options) -> Iterator[Finding]:
                     [event.at],
                     event.ts,
                     3 if rule else 2,
-                    {"quote": rule or aside, "opening": bool(rule)},
+                    data,
                 )
             if trouble and turn and quote:
                 last = trouble[-1]

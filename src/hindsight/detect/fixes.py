@@ -66,6 +66,28 @@ def _runner(words: list[str]) -> tuple[list[str], list[str]]:
     return [], words
 
 
+def _passed_through(a: list[str], b: list[str]) -> bool:
+    """Whether two steps differ only in the words after ``--`` (handed to the program run)."""
+    if "--" not in a and "--" not in b:
+        return False
+    head_a = a[: a.index("--")] if "--" in a else a
+    head_b = b[: b.index("--")] if "--" in b else b
+    return head_a == head_b
+
+
+# Flags that push past a safeguard (uncommitted changes, a hook, a lock) rather than fix the
+# invocation: the step passed, but a next session should not learn to force it.
+_OVERRIDE = re.compile(r"^(?:--force(?:-[\w-]+)?|--no-verify|--dangerously[\w-]*)$")
+
+
+def overrides(differs: str) -> bool:
+    """Whether a flag difference forces past a check (``--force``, ``--no-verify``; a bare
+    ``-f``, with no value after it: ``-f compose.yml`` names a file)."""
+    words = differs.split()
+    bare = all(w.startswith("-") for w in words)
+    return any(_OVERRIDE.match(w) or (bare and re.fullmatch(r"-f+", w)) for w in words)
+
+
 def step_of(command: str, job: tuple[str, str]) -> str:
     """The step of a successful line that did ``job`` (its first working step otherwise)."""
     found = [s for s in steps.split(command) if shell.job(s) == job]
@@ -101,6 +123,10 @@ def difference(
     if same_args and a_cmd[0] != b_cmd[0]:
         return PROGRAM, b_cmd[0]
     if a_cmd[0] != b_cmd[0] and a_cmd[0].rsplit("/", 1)[-1] != b_cmd[0].rsplit("/", 1)[-1]:
+        return OTHER, ""
+    if _passed_through(a_cmd, b_cmd):
+        # `npm test` -> `npm test -- --testNamePattern=X`: what follows `--` goes to the program
+        # run (here a test filter that ran fewer tests), not a fix of the invocation.
         return OTHER, ""
     extra = b_cmd[len(a_cmd) :]
     if b_cmd[: len(a_cmd)] == a_cmd and any(w.startswith("-") for w in extra):

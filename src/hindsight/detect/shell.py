@@ -123,7 +123,8 @@ def normalize(command: str) -> str:
 
 ERROR_WORDS = _ERROR_WORDS = re.compile(
     r"error|fatal|no such|not found|no module|denied|failed|failure|cannot|can't|unable|invalid|"
-    r"unknown|refused|missing|traceback|exception|usage:|no rule|undefined|permission",
+    r"unknown|refused|missing|traceback|exception|usage:|no rule|undefined|permission|"
+    r"\bblocked\b|prohibited|prevented",
     re.I,
 )
 _EXC_LINE = re.compile(r"^\s*[\w.]*(?:Error|Exception|Exit)\b.*:")
@@ -159,8 +160,11 @@ def _error_line(output: str) -> str:
     exceptions = [ln for ln in lines if _EXC_LINE.match(ln)]
     if exceptions and any(ln.startswith("Traceback") for ln in lines):
         return exceptions[-1]
-    for ln in lines:
+    for n, ln in enumerate(lines):
         if _ERROR_WORDS.search(ln):
+            # "Bash operation blocked by hook:" names no reason; the line after it does.
+            if ln.endswith(":") and n + 1 < len(lines):
+                return f"{ln} {lines[n + 1]}"
             return ln
     return lines[0]
 

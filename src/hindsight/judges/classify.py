@@ -39,7 +39,8 @@ _WORDS: list[tuple[str, str]] = [
     ("already exists", r"already exists"),
     ("out of memory", r"out of memory|\bkilled\b|memoryerror"),
     ("tests failed", r"\bfailed\b.*\btests?\b|\btests?\b.*\bfailed\b|assertionerror|\d+ failed"),
-    ("type error", r"typeerror|type error"),
+    ("type error", r"typeerror|type error|error TS\d+"),
+    ("compile error", r"failed to compile|compil(?:e|ation) (?:error|failed)|build failed"),
     ("file too large", r"too large|exceeds maximum"),
     ("edit text not found", r"string to replace not found|old_string"),
 ]
@@ -51,6 +52,15 @@ PHRASES: tuple[str, ...] = (*(w for w, _ in _WORDS), "exit", "failed")
 @functools.cache
 def _compiled() -> list[tuple[str, re.Pattern[str]]]:
     return [(words, re.compile(pattern, re.I | re.M)) for words, pattern in _WORDS]
+
+
+# Failures of the code under work: the edit loop fixes them, and the next one has another cause.
+CODE_DEFECTS = frozenset({"tests failed", "type error", "syntax error", "compile error"})
+
+
+def named(words: str) -> bool:
+    """Whether ``failure`` named a cause rather than saying only that the step failed."""
+    return words != "failed" and not words.startswith("exit ")
 
 
 def failure(error: str, exit_code: object = None) -> str:

@@ -19,14 +19,47 @@ _NO_TARGET = re.compile(r"No rule to make target '([^']+)'")
 _REDIRECT = re.compile(r"\s*(?:\d?>&\d|&>\s*\S+|\d?>>?\s*\S+|<\s*\S+)")
 
 
-def show(step: str, cwd: str | None, limit: int = 60) -> str:
-    """A step as the title names it: as typed (runner and prefix kept), redirections dropped,
-    paths relative to the session's folder, clipped between words."""
+def _plain(step: str, cwd: str | None) -> str:
     text = _REDIRECT.sub("", step)
     if cwd:
         root = cwd.rstrip("/")
         text = text.replace(root + "/", "").replace(root, ".")
-    return code(text, limit)
+    return " ".join(text.split())
+
+
+def show(step: str, cwd: str | None, limit: int = 60) -> str:
+    """A step as the title names it: as typed (runner and prefix kept), redirections dropped,
+    paths relative to the session's folder, clipped between words."""
+    return code(_plain(step, cwd), limit)
+
+
+def _around(words: list[str], start: int, limit: int) -> str:
+    """The words from ``start`` on, after as many leading words as fit, the rest elided."""
+    tail = words[start:]
+    head = words[:1]
+    while len(head) < start and len(" ".join([*words[: len(head) + 1], "…", *tail])) <= limit:
+        head = words[: len(head) + 1]
+    return " ".join(head + (["…"] if len(head) < start else []) + tail)
+
+
+_SIDE = 60  # characters of each command when a title sets two side by side
+
+
+def pair(failed: str, worked: str, cwd: str | None, limit: int = _SIDE) -> tuple[str, str]:
+    """Two steps as a lesson names them side by side. Where clipping would make them read the
+    same (a flag added at the end of a long line), the shared middle is elided instead, so the
+    difference stays in sight; no token is ever cut."""
+    a, b = show(failed, cwd, limit), show(worked, cwd, limit)
+    if a != b:
+        return a, b
+    wa, wb = _plain(failed, cwd).split(), _plain(worked, cwd).split()
+    first = next((i for i, (x, y) in enumerate(zip(wa, wb, strict=False)) if x != y), None)
+    first = min(len(wa), len(wb)) if first is None else first
+    start = max(first - 1, 1)  # one shared word before the difference, for context
+    a, b = (code(_around(w, min(start, len(w)), limit), limit) for w in (wa, wb))
+    if a != b:
+        return a, b
+    return code(_plain(failed, cwd), 400), code(_plain(worked, cwd), 400)
 
 
 def _folder(path: str, cwd: str | None) -> str:
@@ -63,6 +96,19 @@ def _title(d: dict[str, object], fail: str, fix: str, cwd: str | None, verified:
             whole = show(str(d.get("fix_step") or d["fix_command"]), None)
             return f"Use the absolute path: {whole}, not {fail} (the shell keeps its folder between calls)"
         return f"{fail} fails: wrong path; use {fix}"
+    step = str(d["step"])
+    fix_step = str(d.get("fix_step") or d["fix_command"])
+    if max(len(_plain(step, cwd)), len(_plain(fix_step, cwd))) > _SIDE and differs:
+        # Too long to set side by side: the shared command once, and what differed by name.
+        whole = show(step, cwd, 100)
+        dropped = differs.startswith("no ")
+        named = code(differs[3:] if dropped else differs, 40)
+        if kind == fixes.FLAGS:
+            return f"Run {whole} {'without' if dropped else 'with'} {named}"
+        if kind == fixes.RUNNER:
+            return f"Run {whole} {'without' if dropped else 'through'} {named}"
+        if kind == fixes.PREFIX:
+            return f"Run {whole} {'without' if dropped else 'with'} {named} in front"
     return f"Run {fix}, not {fail}"
 
 
@@ -82,7 +128,8 @@ def fixed(f: Finding) -> Lesson | None:
     )
     tries = f" after {d['attempts']} failed attempts" if int(str(d["attempts"])) > 1 else ""
     changed = [str(c) for c in d.get("changed") or []]
-    fail, fix = show(step, cwd), show(fix_step, cwd)
+    fail, fix = pair(step, fix_step, cwd)
+    ran, worked = pair(command, fix_command, None, 120)
     # The exit code and hindsight's own reading of the error, never the tool's words: a lesson
     # may reach memory, and tool output must not (the report quotes it, fenced as data).
     exit_code = d.get("exit_code")
@@ -111,5 +158,10 @@ def fixed(f: Finding) -> Lesson | None:
         and bool(d.get("step_known"))
         and not any(c.startswith("edited ") for c in changed)
     )
-    body = f"{code(command)} failed ({why}); {code(fix_command)} worked{lost}{tries}."
+    forced = d.get("difference") == fixes.FLAGS and fixes.overrides(str(d["differs"]))
+    body = f"{ran} failed ({why}); {worked} worked{lost}{tries}."
+    if forced:
+        # The step passed by overriding its own check: true, but no instruction for next time.
+        body += f" It passed by forcing past a check ({code(str(d['differs']))})."
+        return lesson(f, _title(d, fail, fix, cwd, False), body, "fix", False)
     return lesson(f, _title(d, fail, fix, cwd, verified), body, "fix", verified)

@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping
 from hindsight import fmt
 from hindsight.detect import Finding, shell
 from hindsight.judges import FINDINGS, Options, Plan, Spent, wording
-from hindsight.judges.classify import failure
+from hindsight.judges.classify import CODE_DEFECTS, failure, named
 from hindsight.judges.fix_lessons import fixed as _fixed
 from hindsight.lessons import Judgement, Lesson, Recommendation, Unfinished
 
@@ -85,15 +85,25 @@ def _repeated(f: Finding) -> Lesson:
         if d["category"] == shell.MISSING_DEPENDENCY
         else None
     )
+    said = _said(d)
+    # Memory takes the same trigger met again; a failure with no named cause, or one of the code
+    # under work (a build that does not compile, tests that fail), says nothing a next session
+    # can act on: each time the edit loop met another defect behind the same words.
+    trigger = named(said) and said not in CODE_DEFECTS
     if missing := _named(missing, str(d["command"])):
         title = f"{_code(missing, 40)} is not installed here"
+    elif trigger:
+        title = f"{_code(_job(str(d['command'])))} keeps failing: {said}"
     else:
-        title = f"{_code(_job(str(d['command'])))} keeps failing: {_said(d)}"
+        cause = f" ({said})" if named(said) else ""
+        title = f"{_code(_job(str(d['command'])))} failed in more than one session{cause}"
+    advice = _ADVICE.get(str(d["category"]), "fix the cause before retrying")
+    same = " the same way" if missing or trigger else ""
     body = (
-        f"{_code(str(d['command']))} failed the same way {d['times']} times in {d['sessions']} sessions "
-        f"({_said(d)}); {_ADVICE.get(str(d['category']), 'fix the cause before retrying')}."
+        f"{_code(str(d['command']))} failed{same} {d['times']} times in {d['sessions']} sessions "
+        f"({said}); {advice}."
     )
-    return _lesson(f, title, body, "trap", True)
+    return _lesson(f, title, body, "trap", bool(missing) or trigger)
 
 
 def _tool_error(f: Finding) -> Lesson | None:
@@ -224,6 +234,13 @@ def _instruction(f: Finding) -> Lesson:
     quote = str(f.data["quote"]).replace('"', "'")
     body = f'The user said: "{quote}".'
     memory = f.data.get("opening") is not False
+    about = f.data.get("about")
+    if isinstance(about, str):  # the user's "they" names what the agent had just named
+        # The name after the quote: a name such as `.claude/...` right before "should" reads
+        # to the screen as words addressed to an AI.
+        body = f'The user said: "{quote}" (about {_code(about, 60)}, named just before).'
+        title = f'User preference: "{fmt.clip_words(quote, 90)}" (about {_code(about, 60)})'
+        return _lesson(f, title, body, "preference", memory)
     return _lesson(f, f'User preference: "{fmt.clip_words(quote, 90)}"', body, "preference", memory)
 
 

@@ -25,6 +25,12 @@ if TYPE_CHECKING:
 
 REASON = "kept out of memory: holds a random-looking token that is not in the repository's files"
 _TOKEN = functools.cache(lambda: re.compile(r"[A-Za-z0-9+/=_\-.~%]{16,}"))
+# A key typed in groups ("q8Zr 2VtL m9Xw Pc4H"): the groups joined are the token.
+_GROUPS = functools.cache(
+    lambda: re.compile(
+        r"(?<![A-Za-z0-9])(?:[A-Za-z0-9]{3,8}[ -]){3,}[A-Za-z0-9]{3,8}(?![A-Za-z0-9])"
+    )
+)
 
 
 def random_tokens(text: str) -> list[str]:
@@ -35,6 +41,11 @@ def random_tokens(text: str) -> list[str]:
             piece = piece.strip(".-_~=")
             if looks_random(piece, 16, hex_counts=True):
                 out.append(piece)
+    for match in _GROUPS().finditer(text):
+        joined = re.sub(r"[ -]", "", match.group(0))
+        mixed = any(c.isdigit() for c in joined) or joined.lower() != joined != joined.upper()
+        if mixed and looks_random(joined, 16, hex_counts=False):
+            out.append(match.group(0))
     return out
 
 

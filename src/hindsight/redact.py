@@ -91,6 +91,53 @@ _PROSE = _lazy(
 _NETRC = _lazy(r"(\b(?:machine\s+\S+|default)(?:\s+login\s+\S+)?\s+password\s+)(\S+)")
 _PGPASS = _lazy(r"(?m)^([^:\s]+:(?:\d+|\*):[^:\s]+:[^:\s]+:)([^\s]{4,})$")
 _VALUE = r"('[^'\n]*'|\"[^\"\n]*\"|[^\s'\";|&]+)"
+# Passwords that other languages name (German "Passwort lautet X", French, Spanish, ...).
+_PROSE_INTL = _lazy(
+    r"((?:passwort|kennwort|mot de passe|contrase(?:ñ|n)a|senha|parola d'ordine|wachtwoord|"
+    r"hasło|пароль|密码|密碼|パスワード|비밀번호)(?:\s+(?:lautet|ist|war|est|es|era|é|è|is|"
+    r"jest|это)\s+|\s*[=:：]\s*|\s+))(?=\S*[^\W\d_])(?=\S*\d)([^\s,;]{6,})",
+    re.I,
+)
+_INTL_GATE: tuple[str, ...] = (
+    "passw",
+    "kennw",
+    "passe",
+    "contras",
+    "senha",
+    "parola",
+    "wachtw",
+    "hasło",
+    "пароль",
+)
+_INTL_GATE += ("密码", "密碼", "パスワード", "비밀번호")
+# A key typed in groups ("the api key is q8Zr 2VtL m9Xw ..."): the groups are one secret.
+_SPACED = _lazy(
+    r"(\b(?:password|passphrase|token|secret|api key|apikey|key|code)\s+(?:is|was|[=:])\s+)"
+    r"((?:[A-Za-z0-9]{3,8}[ -]){2,}[A-Za-z0-9]{3,8})(?![A-Za-z0-9])",
+    re.I,
+)
+# SQL: CREATE/ALTER USER ... IDENTIFIED BY 'x', WITH PASSWORD 'x' (a heredoc fed to mysql, psql).
+_SQL_PASSWORD = _lazy(
+    r"(\bidentified\s+(?:with\s+\w+\s+)?by\s+(?:password\s+)?|\bwith\s+(?:encrypted\s+)?password\s+)"
+    r"('[^'\n]+'|\"[^\"\n]+\")",
+    re.I,
+)
+# Windows: setx NAME value, net use \\host\share PASSWORD /user:NAME (or /user:NAME PASSWORD).
+_SETX = _lazy(
+    rf"(\bsetx\s+(?:/m\s+)?(?:{_SECRET_NAME}|[A-Za-z_]*(?:PASS|PWD|AUTH)[A-Za-z0-9_]*)\s+){_VALUE}",
+    re.I,
+)
+_NET_USE = _lazy(
+    r"(\bnet\s+use\b[^\n|&]*?(?:\\\\\S+|/user:\S+)\s+)(?![/*])('[^'\n]*'|\"[^\"\n]*\"|[^\s'\"]+)",
+    re.I,
+)
+# A vendor's prefix with fewer characters than its format: a token cut across lines or clipped.
+_CUT_TOKEN = _lazy(
+    r"\b(?:gh[pousr]_|github_pat_|glpat-|sk_live_|rk_live_|sk-ant-|xox[abposre]-)[A-Za-z0-9_\-]{8,}"
+)
+# Shorter random keys with no name beside them (an argument, a todo, a branch, a file name):
+# letters of both cases and digits, 20 to 31 of them, in the short runs of a generated key.
+_MID_CANDIDATE = _lazy(r"(?<![A-Za-z0-9+_\-%~=])[A-Za-z0-9]{20,31}(?![A-Za-z0-9+_\-%~=])")
 # Programs that take a password in a short or glued flag: (gate, pattern with the value last).
 _PROGRAM_FLAGS: list[tuple[tuple[str, ...], Callable[[], re.Pattern[str]]]] = [
     (("mysql", "mariadb"), _lazy(rf"(\b(?:mysql|mariadb)[\w\-]*\b[^\n|;&]*?\s-p)(?!\s){_VALUE}")),
@@ -100,6 +147,14 @@ _PROGRAM_FLAGS: list[tuple[tuple[str, ...], Callable[[], re.Pattern[str]]]] = [
     (("zip", "7z"), _lazy(rf"(\b(?:zip|unzip|7za?)\b[^\n|;&]*?\s-(?:P\s*|p)(?!\s)){_VALUE}")),
     (("pass:",), _lazy(rf"(\bpass:){_VALUE}")),
     (("htpasswd",), _lazy(rf"(\bhtpasswd\s+-\w*b\w*\s+(?:-\w+\s+)*\S+\s+\S+\s+){_VALUE}")),
+    (
+        ("lftp", "ncftp"),
+        _lazy(rf"(\b(?:lftp|ncftp\w*)\b[^\n|;&]*?\s-u\s+['\"]?[^\s,'\"]+,){_VALUE}"),
+    ),
+    (
+        ("smbclient", "-u"),
+        _lazy(rf"(\b(?:smbclient|rpcclient|mount\.cifs)\b[^\n|;&]*?\s-U\s+[^\s%]+%){_VALUE}"),
+    ),
 ]
 _NAMED = _lazy(
     r"(?P<pre>(?<![A-Za-z0-9_/.\-])(?P<name>[A-Za-z_][A-Za-z0-9_.\-]{1,60})\\?[\"']?\s*(?:=|:(?!:))\s*\\?[\"']?)"
@@ -196,6 +251,46 @@ def _candidate(m: re.Match[str], decode: bool = True) -> str:
     if re.match(r"(?:sha(?:1|224|256|384|512)|md5)-", token, re.I):
         return token  # subresource-integrity hashes (package-lock.json)
     return _tag("high_entropy") if _bare_random(token, decode) else token
+
+
+def _mid_random(m: re.Match[str]) -> str:
+    token = m.group(0)
+    if "[REDACTED" in m.string[max(0, m.start() - 12) : m.start()]:
+        return token
+    strong = (
+        any(c.isupper() for c in token)
+        and any(c.islower() for c in token)
+        and sum(c.isdigit() for c in token) >= 2
+    )
+    if not strong or _HASH_PREFIX().search(m.string[max(0, m.start() - 40) : m.start()]):
+        return token
+    if _wraps_secret(token) is False:  # base64 of plain text
+        return token
+    # Inside a longer base64 run (a public key, a certificate line, an integrity hash) the
+    # slashes are base64's, not a path's: its other pieces are random too, or it holds a "+".
+    text, start, end = m.string, m.start(), m.end()
+    while start > 0 and text[start - 1] in _B64_RUN:
+        start -= 1
+    while end < len(text) and text[end] in _B64_RUN:
+        end += 1
+    run = text[start:end]
+    if run != token and (
+        "+" in run or any(p != token and looks_random(p, 12) for p in run.split("/"))
+    ):
+        return token
+    return _tag("high_entropy") if looks_random(token, 20, hex_counts=False) else token
+
+
+_B64_RUN = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=")
+
+
+def _spaced(m: re.Match[str]) -> str:
+    groups = re.split(r"[ -]", m.group(2))
+    joined = "".join(groups)
+    mixed = any(c.isdigit() for c in joined) or (joined != joined.lower() != joined.upper())
+    if not mixed or not looks_random(joined, 12, mean_run=3.0):
+        return m.group(0)
+    return m.group(1) + _tag("secret")
 
 
 def _short_base64(m: re.Match[str]) -> str:
@@ -309,6 +404,27 @@ def _by_line(text: str, gate: tuple[str, ...], step: Callable[[str], str]) -> st
     return "\n".join(lines)
 
 
+def _quoted_value(m: re.Match[str]) -> str:
+    value = m.group(2)
+    if _kept(value[1:-1]):
+        return m.group(0)
+    return f"{m.group(1)}{value[0]}{_tag('password')}{value[0]}"
+
+
+def _setx(m: re.Match[str]) -> str:
+    name = m.group(1).split()[-1]
+    if _kept(m.group(2).strip("'\"")) or _META_NAME().search(name):
+        return m.group(0)
+    return m.group(1) + _tag("secret")
+
+
+def _net_use(m: re.Match[str]) -> str:
+    value = m.group(2)
+    if _kept(value.strip("'\"")) or "[REDACTED" in value or value.startswith("\\\\"):
+        return m.group(0)
+    return m.group(1) + _tag("password")
+
+
 def _basic(m: re.Match[str]) -> str:
     return m.group(1) + _tag("authorization") if _wraps_secret(m.group(2)) else m.group(0)
 
@@ -343,7 +459,14 @@ _STEPS: list[tuple[tuple[str, ...], bool, Callable[[str], str]]] = [
     (
         ("-u",),
         False,
-        lambda t: _CURL_USER().sub(lambda m: f"{m.group(1)}{m.group(2)}:{_tag('password')}", t),
+        lambda t: _CURL_USER().sub(
+            lambda m: (
+                m.group(0)
+                if "[REDACTED" in m.group(0)
+                else f"{m.group(1)}{m.group(2)}:{_tag('password')}"
+            ),
+            t,
+        ),
     ),
     (("basic",), True, lambda t: _BASIC().sub(_basic, t)),
     (("authorization",), True, _sub(_AUTH_HEADER, "authorization")),
@@ -364,9 +487,39 @@ _STEPS: list[tuple[tuple[str, ...], bool, Callable[[str], str]]] = [
     ),
     ((*_NAMES, "--pw"), True, lambda t: _FLAG().sub(_flag, t)),
     *((gate, False, _sub(pattern, "password")) for gate, pattern in _PROGRAM_FLAGS),
+    (
+        _INTL_GATE,
+        True,
+        _sub(_PROSE_INTL, "password"),
+    ),
+    (
+        ("password", "passphrase", "token", "secret", "key", "code"),
+        True,
+        lambda t: _SPACED().sub(_spaced, t),
+    ),
+    (("identified", "password"), True, lambda t: _SQL_PASSWORD().sub(_quoted_value, t)),
+    (("setx",), True, lambda t: _SETX().sub(_setx, t)),
+    (("net",), True, lambda t: _NET_USE().sub(_net_use, t)),
+    (
+        (
+            "ghp_",
+            "gho_",
+            "ghu_",
+            "ghs_",
+            "ghr_",
+            "github_pat_",
+            "glpat-",
+            "_live_",
+            "sk-ant-",
+            "xox",
+        ),
+        False,
+        lambda t: _CUT_TOKEN().sub(lambda m: _tag("token"), t),
+    ),
     ((":",), False, _sub(_PGPASS, "password")),
     (("=", ":"), False, lambda t: _NAMED().sub(_named, t)),
     ((), False, lambda t: _CANDIDATE().sub(_candidate, t)),
+    ((), False, lambda t: _MID_CANDIDATE().sub(_mid_random, t)),
     ((), False, lambda t: _SHORT_B64().sub(_short_base64, t)),
 ]
 
@@ -384,7 +537,7 @@ def _redact(text: str, decode: bool = True) -> str:
     # Steps run in order on the text as the earlier ones left it, so gates look at that text too.
     # ``decode``: whether base64 is looked into (not again inside decoded text).
     folded: str | None = None
-    steps = _STEPS if decode else [*_STEPS[:-2], ((), False, _no_decode)]
+    steps = _STEPS if decode else [*_STEPS[:-3], ((), False, _no_decode)]
     if not _ANY_TOKEN().search(text):  # one scan instead of a gate check per vendor format
         steps = steps[len(_TOKENS) :]
     for gate, fold, step in steps:

@@ -80,29 +80,172 @@ def _tokens(text: str) -> Iterator[tuple[str, str]]:
         yield "name", hit.group(0)
 
 
+_SEGMENTS = functools.cache(lambda: re.compile(r"\|\||&&|[|;&\n()]|\$\(|`"))
+_BACKTICKS = functools.cache(lambda: re.compile(r"`([^`\n]+)`"))
+_PLAIN_WORD = functools.cache(lambda: re.compile(r"[^\W_][\w.:+@-]*"))
+_NUMBERISH = functools.cache(lambda: re.compile(r"[\d.,:+%-]*p?"))
+_SHELL_PREFIX = frozenset(
+    {"sudo", "env", "time", "command", "nice", "nohup", "exec", "builtin", "timeout", "xargs"}
+)
+# Programs whose next word names what to run, not how: ``npx X``, ``uv run X``, ``python -m X``.
+_RUNNERS = frozenset({"npx", "uvx", "pnpx", "bunx", "pipx"})
+# The subcommands of common tools: fixed by the tool, not chosen by whoever wrote the output
+# (``git add``, ``npm install``); the words after them still count.
+_SUBCOMMANDS: dict[str, frozenset[str]] = {
+    name: frozenset(words.split())
+    for names, words in (
+        (
+            "git",
+            "add am apply bisect blame branch checkout cherry-pick clean clone commit config "
+            "describe diff fetch format-patch grep init log ls-files ls-remote merge mv pull push "
+            "rebase reflog remote reset restore revert rev-parse rm show stash status submodule "
+            "switch tag worktree",
+        ),
+        (
+            "npm pnpm yarn bun",
+            "add audit build ci dlx exec i init install link list ls outdated pack publish "
+            "remove rebuild run start t test uninstall update version x why",
+        ),
+        (
+            "pip pip3 uv poetry pipenv pdm hatch",
+            "add build check download freeze install list lock pip publish remove run show sync "
+            "tree uninstall update venv wheel",
+        ),
+        ("cargo", "add bench build check clean clippy doc fmt install run test tree update"),
+        ("go", "build clean env fmt generate get install list mod run test tidy vet work"),
+        (
+            "docker podman",
+            "build compose down exec images inspect logs ps pull push restart rm rmi run start "
+            "stop up",
+        ),
+        ("kubectl", "apply create delete describe edit exec get logs port-forward rollout"),
+        ("gh", "api auth issue pr release repo run view list create checkout status"),
+        (
+            "python python3 py",
+            "build coverage http.server json.tool mypy pip pytest ruff unittest venv",
+        ),
+    )
+    for name in names.split()
+}
+# Names git gives every clone (the session's branch, from the transcript, is trusted too).
+_CONVENTIONS = ("origin", "upstream", "head", "main", "master")
+
+
+def command_words(command: str) -> Iterator[tuple[str, str]]:
+    """Every argument word and flag of a shell command, one-letter flags and plain words (a make
+    target) included, as ("flag", word) or ("word", casefolded word): an attacker's suggestion
+    needs no host or long flag to be followed (``make exfiltrate``, ``git commit -n``). Not the
+    program (it must exist to run), a subcommand of a common tool, a number, a quoted sentence
+    or a path (``tokens`` has paths); a heredoc's body is a file's content, not the command."""
+    first = command.split("<<", 1)
+    text = first[0] + (first[1].split("\n", 1)[0] if len(first) > 1 else "")
+    for segment in _SEGMENTS().split(text):
+        words = shell_split(segment)
+        while words and (words[0] in _SHELL_PREFIX or "=" in words[0]):
+            words = words[1:]  # ``sudo``, ``FOO=1``: what runs comes after
+        if not words:
+            continue
+        program = words[0].rsplit("/", 1)[-1]
+        rest = words[1:]
+        if program in _RUNNERS or (
+            rest and program in ("uv", "poetry", "pipenv") and rest[0] == "run"
+        ):
+            rest = rest[1:] if program not in _RUNNERS else rest
+        subs = _SUBCOMMANDS.get(re.sub(r"(?<=python)[\d.]+$", "", program), frozenset())
+        seen_sub = False
+        for word in rest:
+            if word.startswith("-") and len(word) > 1:
+                flag = word.split("=", 1)[0]
+                if not _NUMBERISH().fullmatch(flag[1:]):
+                    yield "flag", flag
+                if "=" in word:
+                    word = word.split("=", 1)[1]
+                else:
+                    continue
+            if not seen_sub and subs and word.casefold() in subs:
+                seen_sub = True
+                continue  # ``git add``: the tool's own word
+            seen_sub = True
+            if any(c in word for c in " /=\t") or _NUMBERISH().fullmatch(word):
+                continue
+            hit = _PLAIN_WORD().fullmatch(word.strip(".,;:'\"`"))
+            if hit and any(c.isalpha() for c in hit.group(0)):
+                yield "word", hit.group(0).casefold()
+
+
+def shell_split(text: str) -> list[str]:
+    from hindsight.detect import shell
+
+    return shell.split(text)
+
+
+# Tags the harness wraps around a result (a background shell's status): its words, not output's.
+_HARNESS_TAGS = functools.cache(
+    lambda: re.compile(r"</?(?:status|exit_code|stdout|stderr|timestamp|shell_id|tool_use_error)>")
+)
+_HARNESS_TOOLS = frozenset({"TodoWrite", "TodoRead"})  # their result is the harness's fixed text
+
+
 def _untrusted_text(call: s.ToolCall) -> str:
-    return call.output or ""
+    if call.name in _HARNESS_TOOLS or not call.output:
+        return ""
+    out = call.output
+    return _HARNESS_TAGS().sub(" ", out) if "</" in out else out
 
 
-def _agent_pieces(event: s.Event) -> list[tuple[str, bool, str]]:
+PROSE, COMMAND, INPUT = "prose", "command", "input"
+
+
+def _agent_pieces(event: s.Event) -> list[tuple[str, str, str]]:
     """The agent's own words and choices at this event, trusted places if untainted: (piece,
-    whether it is prose, where a copied sentence counts; a command repeats paths and names; the
-    tool's name, as search lessons cite a query: ``Grep: deploy``)."""
-    out: list[tuple[str, bool, str]] = []
+    its kind: prose, where a copied sentence counts, a shell command, whose every word counts,
+    or another tool input; the tool's name, as search lessons cite a query: ``Grep: deploy``).
+    A subagent's prompt is the agent's prose: quoting untrusted text taints it."""
+    out: list[tuple[str, str, str]] = []
     if event.kind == s.ASSISTANT and event.text:
-        out.append((event.text, True, ""))
+        out.append((event.text, PROSE, ""))
     if event.todos:
-        out += [(str(t.get("content") or ""), True, "") for t in event.todos]
+        out += [(str(t.get("content") or ""), PROSE, "") for t in event.todos]
     call = event.tool
     if call is not None:
         for key in _INPUT_KEYS:
             value = call.input.get(key)
             if isinstance(value, str) and value:
-                out.append((value, False, call.name))
+                shell = key == "command" or (call.is_shell and value == call.command)
+                out.append((value, COMMAND if shell else INPUT, call.name))
+        if call.is_shell and call.command and call.input.get("command") != call.command:
+            out.append((call.command, COMMAND, call.name))
         todos = call.input.get("todos")
         if isinstance(todos, list):
-            out += [(str(t.get("content") or ""), True, "") for t in todos if isinstance(t, dict)]
+            out += [(str(t.get("content") or ""), PROSE, "") for t in todos if isinstance(t, dict)]
+        if call.kind == s.AGENT:
+            for key in ("prompt", "description"):
+                value = call.input.get(key)
+                if isinstance(value, str) and value.strip():
+                    out.append((value, PROSE, ""))
     return [p for p in out if p[0].strip()]
+
+
+def piece_tokens(piece: str, kind: str) -> tuple[tuple[str, str], ...]:
+    """The tokens of a trusted place that taint checks: a command's every argument word and flag,
+    the words of the code spans in the agent's prose and todos, and ``tokens`` everywhere."""
+    extra: list[tuple[str, str]] = []
+    if kind == COMMAND:
+        extra = list(command_words(piece))
+    elif kind == PROSE:
+        extra = [tok for span in _BACKTICKS().findall(piece) for tok in command_words(span)]
+    return tokens(piece) + tuple(dict.fromkeys(extra))
+
+
+def user_tokens(text: str) -> Iterator[tuple[str, str]]:
+    """Every word and flag the user typed: trusted wherever the agent uses them later."""
+    yield from tokens(text)
+    for word in text.split():
+        word = word.strip(".,;:!?'\"`()[]{}<>")
+        if word.startswith("-") and len(word) > 1:
+            yield "flag", word.split("=", 1)[0]
+        for hit in _PLAIN_WORD().finditer(word):
+            yield "word", hit.group(0).casefold()
 
 
 class SessionTrust:
@@ -113,7 +256,13 @@ class SessionTrust:
     tokenized (short), the tool outputs are searched as one string (fast, whatever their size).
     """
 
-    def __init__(self, sess: s.Session, in_repo: Callable[[str, str | None], bool]) -> None:
+    def __init__(
+        self,
+        sess: s.Session,
+        in_repo: Callable[[str, str | None], bool],
+        defines: Callable[[str], bool] | None = None,
+    ) -> None:
+        self._defines = defines or getattr(in_repo, "defines", None) or (lambda word: False)
         self.user: list[str] = []
         self.clean: list[str] = []
         self.tainted: list[tuple[str, str]] = []
@@ -126,16 +275,20 @@ class SessionTrust:
         # (token, position in the untrusted stream when a trusted place first used it)
         trusted_at: dict[tuple[str, str], int] = {}
         # agent piece, prose, tool name, stream offset, word offset
-        pending: list[tuple[str, bool, str, int, int]] = []
+        pending: list[tuple[str, str, str, int, int]] = []
         user_words: list[tuple[int, str]] = []
+        branch = sess.git_branch or ""
+        for word in (*_CONVENTIONS, branch, *branch.split("/")):
+            trusted_at.setdefault(("word", word.casefold()), 0)
+            trusted_at.setdefault(("name", word), 0)
         for event in sess.events:
             if event.kind == s.PROMPT:
                 self.user.append(event.text)
                 user_words.append((wsize, words(event.text)))
-                for tok in tokens(event.text):
+                for tok in user_tokens(event.text):
                     trusted_at.setdefault(tok, size)
                 continue
-            pending += [(p, prose, name, size, wsize) for p, prose, name in _agent_pieces(event)]
+            pending += [(p, kind, name, size, wsize) for p, kind, name in _agent_pieces(event)]
             call = event.tool
             if call is not None:
                 self.tool_names.add(call.name)
@@ -153,15 +306,18 @@ class SessionTrust:
         self._grams: dict[str, int] | None = None
         self.untrusted_words = "".join(word_chunks)
         self.user_words = " ".join(w for _, w in user_words)
-        for piece, prose, name, at, wat in pending:
+        for piece, kind, name, at, wat in pending:
             said = " ".join(w for pos, w in user_words if pos <= wat)
-            reason = self._taint(piece, prose, at, wat, said, trusted_at, sess.cwd, in_repo)
+            reason = self._taint(piece, kind, at, wat, said, trusted_at, sess.cwd, in_repo)
             if reason is None:
                 self.clean.append(piece)
                 if name:
                     self.clean.append(f"{name}: {piece}")
-                for tok in tokens(piece):
+                for tok in piece_tokens(piece, kind):
                     trusted_at.setdefault(tok, at)
+                if kind == COMMAND:  # every word of a clean command, a path's parts too
+                    for tok in user_tokens(piece):
+                        trusted_at.setdefault(tok, at)
             else:
                 self.tainted.append((piece, reason))
         self.user_norm = "\x00".join(norm(p) for p in self.user)
@@ -218,7 +374,7 @@ class SessionTrust:
     def _taint(
         self,
         piece: str,
-        prose: bool,
+        kind: str,
         at: int,
         word_at: int,
         said: str,
@@ -226,7 +382,7 @@ class SessionTrust:
         cwd: str | None,
         in_repo: Callable[[str, str | None], bool],
     ) -> str | None:
-        for tok in tokens(piece):
+        for tok in piece_tokens(piece, kind):
             found = self._first(tok[1].casefold(), min(at, trusted_at.get(tok, at)))
             if found < 0:
                 continue
@@ -234,25 +390,45 @@ class SessionTrust:
                 in_repo(path, cwd) for k, path in tokens(piece) if k == "path" and tok[1] in path
             ):
                 continue  # the repository's own file: the agent may have found it anywhere
+            if tok[0] == "word" and (self._defines(tok[1]) or in_repo(tok[1], cwd)):
+                continue  # a file, a make target or a script the repository itself defines
             where = self._wheres[bisect.bisect_right(self._starts, found) - 1]
             return (
                 f"tainted: a {tok[0]} in the agent's own text first came from tool output ({where})"
             )
         # The agent's own prose is held to a shorter run: it has no reason to repeat tool output.
-        if prose and self.copies(piece, said, word_at):
+        if kind == PROSE and self.copies(piece, said, word_at):
             return "tainted: the agent repeated a sentence from tool output"
         return None
 
 
-def repo_checker(roots: list[str]) -> Callable[[str, str | None], bool]:
-    """Whether a path names a file or folder inside the repository or one of its worktrees
-    (never outside them, never under .git)."""
-    real = [os.path.realpath(r) for r in roots]
+_TARGET = functools.cache(lambda: re.compile(r"^([A-Za-z0-9_.%/ -]+?)\s*:(?![=:])", re.MULTILINE))
+_TARGET_FILES = ("makefile", "gnumakefile", "justfile")
+_SCRIPT_FILES = ("package.json", "pyproject.toml")
+MAX_DEFINING_FILES = 50  # Makefiles and manifests read for their targets and scripts
 
-    @functools.cache
-    def in_repo(path: str, cwd: str | None) -> bool:
+
+class Repo:
+    """The repository's own names, as taint clears them: whether a path names a file or folder
+    inside the repository or one of its worktrees (never outside them, never under .git), and
+    whether a word is one the repository defines: a tracked file's name or stem, a folder, a
+    Makefile or justfile target, a package.json or pyproject script. Its text never counts (a
+    README can carry an injection too), nor hindsight's MEMORY files."""
+
+    def __init__(self, roots: list[str]) -> None:
+        self.real = [os.path.realpath(r) for r in roots]
+        self._words: set[str] | None = None
+        self._paths: dict[tuple[str, str | None], bool] = {}
+
+    def __call__(self, path: str, cwd: str | None) -> bool:
+        key = (path, cwd)
+        if key not in self._paths:
+            self._paths[key] = self._in_repo(path, cwd)
+        return self._paths[key]
+
+    def _in_repo(self, path: str, cwd: str | None) -> bool:
         expanded = os.path.expanduser(path)
-        for root in real:
+        for root in self.real:
             base = cwd if cwd and not os.path.isabs(expanded) else root
             full = os.path.realpath(os.path.join(base, expanded))
             if not (full == root or full.startswith(root + os.sep)):
@@ -261,4 +437,91 @@ def repo_checker(roots: list[str]) -> Callable[[str, str | None], bool]:
                 return True
         return False
 
-    return in_repo
+    def defines(self, word: str) -> bool:
+        if self._words is None:
+            self._words = self._vocabulary()
+        return word.casefold() in self._words
+
+    def _vocabulary(self) -> set[str]:
+        import subprocess
+
+        found: set[str] = set()
+        defining: list[str] = []
+
+        def git(root: str, *args: str) -> str:
+            try:
+                done = subprocess.run(["git", "-C", root, *args], capture_output=True, timeout=20)
+            except (OSError, subprocess.SubprocessError):
+                return ""
+            return done.stdout.decode(errors="replace") if done.returncode == 0 else ""
+
+        for root in self.real:
+            # branches, tags and remotes: ``git push origin develop``
+            for ref in git(root, "for-each-ref", "--format=%(refname:lstrip=2)").split():
+                found.add(ref.casefold())
+                found.update(part.casefold() for part in ref.split("/"))
+            found.update(r.casefold() for r in git(root, "remote").split())
+            listed = git(root, "ls-files", "-z")
+            for name in listed.split("\0"):
+                parts = name.split("/")
+                if not name or parts[-1] in ("MEMORY.md", "MEMORY.archive.md"):
+                    continue
+                for part in parts:
+                    found.add(part.casefold())
+                    found.add(part.split(".", 1)[0].casefold())
+                low = parts[-1].casefold()
+                if low in _TARGET_FILES or low.endswith(".mk") or low in _SCRIPT_FILES:
+                    defining.append(os.path.join(root, name))
+        for path in defining[:MAX_DEFINING_FILES]:
+            try:
+                with open(path, encoding="utf-8", errors="replace") as handle:
+                    text = handle.read(1_000_000)
+            except OSError:
+                continue
+            found.update(w.casefold() for w in _defined(os.path.basename(path).casefold(), text))
+        found.discard("")
+        return found
+
+
+def _defined(name: str, text: str) -> Iterator[str]:
+    """The targets, scripts or packages a Makefile, justfile, package.json or pyproject.toml
+    defines or depends on."""
+    if name == "package.json":
+        import json
+
+        try:
+            scripts = json.loads(text).get("scripts")
+        except (ValueError, AttributeError):
+            return
+        if isinstance(scripts, dict):
+            yield from (str(k) for k in scripts)
+        for key in ("dependencies", "devDependencies", "peerDependencies", "bin"):
+            table = json.loads(text).get(key)
+            if isinstance(table, dict):  # ``npx next``: a package the repository depends on
+                yield from (str(k) for k in table)
+        return
+    if name == "pyproject.toml":
+        import importlib
+
+        try:
+            tomllib = importlib.import_module("tomllib")
+        except ModuleNotFoundError:  # Python 3.10: pyproject scripts are not read
+            return
+        try:
+            data = tomllib.loads(text)
+        except ValueError:
+            return
+        project, tool = data.get("project", {}), data.get("tool", {})
+        for table in (project.get("scripts"), tool.get("poetry", {}).get("scripts")):
+            if isinstance(table, dict):
+                yield from (str(k) for k in table)
+        return
+    for hit in _TARGET().finditer(text):
+        for target in hit.group(1).split():
+            if not target.startswith(".") and "%" not in target:
+                yield target
+
+
+def repo_checker(roots: list[str]) -> Repo:
+    """The repository's own names (``Repo``): paths inside it, the words it defines."""
+    return Repo(roots)

@@ -237,3 +237,25 @@ LOOKS: list[tuple[str, str]] = [
     ("identifier", 'token: "<YOUR_TOKEN>"'),
     ("identifier", "SECRET_KEY=${SECRET_KEY:?must be set}"),
 ]
+
+# Look-alikes of the second pass's rules (#11): SQL, Windows and FTP commands without a
+# password, prose about keys and passwords in other languages, identifiers and base64 of text
+# of the length a bare random key now has.
+LOOKS += [
+    ("second_pass", "CREATE USER app IDENTIFIED BY '${DB_PASSWORD}';"),
+    ("second_pass", "ALTER USER app WITH PASSWORD '<password>';"),
+    ("second_pass", 'setx PATH "%PATH%;C:\\tools\\bin"'),
+    ("second_pass", "setx TOKEN_FILE C:\\Users\\ops\\token.txt"),
+    ("second_pass", "net use Z: \\\\fileserver\\share /persistent:yes"),
+    ("second_pass", "net use Z: \\\\fileserver\\share * /user:ACME\\deploy"),
+    ("second_pass", "lftp -u deploy ftp.example.com"),
+    ("second_pass", "das Passwort muss mindestens zwölf Zeichen haben"),
+    ("second_pass", "the api key is stored in the vault, not in the repo"),
+    ("second_pass", "the code is in src and tests"),
+    ("second_pass", "pytest tests/test_TokenRefreshFlow2.py::test_retries"),
+    ("second_pass", "class UserProfileSerializerV2(BaseModel):"),
+    ("second_pass", "echo aGVsbG8gd29ybGQgZnJvbSBtZQ | base64 -d"),
+    ("second_pass", "git checkout -b feature/add-oauth2-login-flow"),
+    ("second_pass", "open docs/ReleaseNotes2024Q3Final.md"),
+    ("second_pass", "docker run --name web-7f3a2c9d1e4b app:1.2.3"),
+]

@@ -52,12 +52,27 @@ def session(position: str, line: str, cwd: str, i: int) -> list[dict[str, Any]]:
             f"<tool_use_error>String to replace not found in file.\nString: {line}</tool_use_error>",
             error=True,
         )
+    elif position == "todo":  # the agent's todo list
+        todo = {"content": line, "status": "pending", "activeForm": "Working"}
+        s.tool("TodoWrite", {"todos": [todo]}, 1, 0.1, "Todos have been modified successfully.")
+        _bash(s, f"./svc{i}.sh --check", 2, 1, "Error: missing configuration")
+    elif position == "branch":  # the branch the session ran on, and the command that made it
+        _bash(s, f"git checkout -b {line}", 1, 0, f"Switched to a new branch '{line}'")
+        _bash(s, f"./svc{i}.sh --check", 2, 1, "Error: missing configuration")
+    elif position == "file_path":  # a file the agent wrote, then read back under another name
+        s.tool("Write", {"file_path": f"{cwd}/{line}", "content": "x"}, 1, 0.1, "File created")
+        missing = f"{cwd}/{line}.bak"
+        s.tool("Read", {"file_path": missing}, 2, 0.1, "File does not exist.", error=True)
+        s.tool("Read", {"file_path": missing}, 3, 0.1, "File does not exist.", error=True)
     else:  # a typed prompt: the first request fails, the user corrects with the line
         _bash(s, f"./svc{i}.sh --check", 1, 1, "Error: missing configuration")
     s.prompt(
         f"no, use the other config: {line}" if position == "prompt" else "no, don't do that", 5
     )
     _bash(s, f"./svc{i}.sh", 8, 0, "ok")
+    if position == "branch":
+        for record in s.records:
+            record["gitBranch"] = line
     return s.records
 
 

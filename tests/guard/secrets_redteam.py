@@ -204,3 +204,47 @@ REDTEAM: list[tuple[str, str, str, str]] = [
         AWS_SECRET[2],
     ),
 ]
+
+# The second red-team pass (#11): the classes that still got into the report, the digest or
+# memory. Drawn after the first pass's values, so those stay as they were.
+PW2 = [F.word_password() for _ in range(12)]
+R2 = [F.s(ALNUM, n) for n in (28, 24, 28, 26, 22, 14, 22, 28, 30, 20)]
+
+
+def _spaced(key: str) -> str:
+    return " ".join(key[i : i + 4] for i in range(0, len(key), 4))
+
+
+REDTEAM += [
+    (
+        "sql_password",
+        "command",
+        f"mysql -u root <<SQL\nCREATE USER app IDENTIFIED BY '{PW2[0]}';\nSQL",
+        PW2[0],
+    ),
+    ("sql_password", "command", f"psql -c \"ALTER USER app WITH PASSWORD '{PW2[1]}'\"", PW2[1]),
+    ("sql_password", "stdout", f"GRANT ALL ON *.* TO 'ops'@'%' IDENTIFIED BY '{PW2[2]}';", PW2[2]),
+    ("windows_setx", "command", f"setx API_TOKEN {R2[0]}", R2[0]),
+    ("windows_setx", "command", f'setx /M DB_PASSWORD "{PW2[3]}"', PW2[3]),
+    ("net_use", "command", f"net use Z: \\\\fileserver\\share {PW2[4]} /user:ACME\\deploy", PW2[4]),
+    ("net_use", "command", f"net use \\\\10.0.0.5\\c$ /user:admin {PW2[5]}", PW2[5]),
+    ("ftp_user_pass", "command", f"lftp -u deploy,{PW2[6]} ftp.example.com", PW2[6]),
+    ("ftp_user_pass", "command", f"smbclient //nas/backup -U backup%{PW2[7]}", PW2[7]),
+    ("positional_token", "command", f"./deploy.sh {R2[1]}", R2[1]),
+    ("positional_token", "command", f"./bin/register --url https://ci.acme.io {R2[2]}", R2[2]),
+    ("todo_secret", "todo", f"rotate key {R2[3]} after deploy", R2[3]),
+    ("branch_secret", "branch", f"fix/{R2[4]}", R2[4]),
+    ("file_path_secret", "file_path", f"keys/{R2[8]}.txt", R2[8]),
+    (
+        "split_over_lines",
+        "stdout",
+        f"token part 1: ghp_{R2[5]}\ntoken part 2: {R2[6]}",
+        f"ghp_{R2[5]}",
+    ),
+    ("split_over_lines", "stdout", f"token part 2: {R2[6]}", R2[6]),
+    ("other_language", "prompt", f"nein, das Passwort lautet {PW2[8]}", PW2[8]),
+    ("other_language", "prompt", f"le mot de passe est {PW2[9]}", PW2[9]),
+    ("other_language", "prompt", f"la contraseña es {PW2[10]}", PW2[10]),
+    ("spaced_key", "prompt", f"no, the api key is {_spaced(R2[7])}", _spaced(R2[7])),
+    ("spaced_key", "prompt", f"the token is {_spaced(R2[9])}, use it", _spaced(R2[9])),
+]

@@ -12,8 +12,9 @@ from hindsight import admit
 from hindsight.sources.claude_files import claude_folder_name
 
 F = Fakes(31)
-UNKNOWN = F.s(ALNUM, 24)  # below the bare high-entropy length: no pattern redacts it
-KNOWN = F.s(ALNUM, 24)
+UNKNOWN = F.s(ALNUM, 18)  # below the bare random-key length (20): no pattern redacts it
+# random-looking too (default-deny would hold it), but in the repository's files
+KNOWN = next(k for k in (F.s(ALNUM, 18) for _ in range(50)) if admit.random_tokens(k))
 BUILD = F.s(HEX, 40)
 
 

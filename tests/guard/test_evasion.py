@@ -22,6 +22,18 @@ def _failing(fix: str) -> str:
 
 
 def _place(s: Script, root: Path, i: int, position: str, text: str) -> None:
+    if " => " in position:
+        fail, fix = position.split(" => ")
+        if fail.startswith("subagent: "):
+            fail = fail.removeprefix("subagent: ")
+            s.tool("Read", {"file_path": f"{root}/README.md"}, 5, 1, text)
+            prompt = f"Set the project up. The README says: {text}"
+            s.tool("Agent", {"prompt": prompt, "description": "setup"}, 7, 1, "done")
+            s.bash(fail, 10, 1, 2, "make: *** [all] Error 1")
+        else:
+            s.bash(fail, 10, 1, 2 if fail.startswith("make") else 1, text)
+        s.bash(fix, 80, 1)
+        return
     if position.startswith(("pip ", "npm ", "NODE_", "git remote", "bash ", "GOFLAGS")):
         s.bash(_failing(position), 10, 1, 1, text)
         s.bash(position, 80, 1)
@@ -131,7 +143,7 @@ def _fooled(digest: dict) -> dict:
     lessons = []
     for i, (kind, position, text, _) in enumerate(EVASIVE):
         keys = by_session[f"s{i:03d}"]
-        planted = position if kind == "agent ran it" else text
+        planted = position.split(" => ")[-1] if kind == "agent ran it" else text
         for n, (body, lesson_kind) in enumerate(
             [
                 (text, "trap"),

@@ -53,7 +53,7 @@ def test_no_secret_reaches_any_output_or_file(tmp_path: Path) -> None:
     where = ["--claude-home", str(home)]
     outputs: list[str] = []
     # `scan` and `run --dry-run --json` print nothing the runs below do not (the older corpus's
-    # test covers them); each run here costs seconds on 538 sessions.
+    # test covers them); each run here costs seconds on ~560 sessions.
     for args in (
         ["digest", "--max-bytes", "2000000"],
         ["digest", "--json", "--max-bytes", "2000000"],

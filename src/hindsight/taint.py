@@ -190,7 +190,53 @@ def _untrusted_text(call: s.ToolCall) -> str:
     if call.name in _HARNESS_TOOLS or not call.output:
         return ""
     out = call.output
-    return _HARNESS_TAGS().sub(" ", out) if "</" in out else out
+    out = _HARNESS_TAGS().sub(" ", out) if "</" in out else out
+    seen = as_seen(out)
+    # Both forms: the raw one for what was said as is, the rendered one for what the agent read.
+    return out if seen == out else f"{out}\n{seen}"
+
+
+def _lazy(pattern: str) -> Callable[[], re.Pattern[str]]:
+    """A pattern compiled on first use (most outputs need none of these)."""
+    return functools.cache(lambda: re.compile(pattern))
+
+
+_ANSI = _lazy(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])")
+_OVERSTRIKE = _lazy(r".\x08")
+_TAG = _lazy(r"</?[A-Za-z][^<>]{0,200}>")
+_JSON_ESCAPE = _lazy(r"\\[nrt\"/]|\\u00[0-9a-fA-F]{2}")
+_WRAPPED = _lazy(r"(\w-)[ \t]*\r?\n[ \t]*(?=\w)")
+_DASHES = str.maketrans({c: "-" for c in "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe63\uff0d"})
+_RENDERED_HINTS = ("\x1b", "\x08", "<", "%", "\\", "-\n", "-\r\n")
+
+
+def as_seen(text: str) -> str:
+    """Tool output as the agent (or a terminal, a browser, a JSON parser) renders it: escape
+    sequences and backspace overstrikes gone, HTML tags dropped, JSON and URL escapes decoded,
+    a word hyphen-wrapped over two lines joined, Unicode folded (NFKC, format characters,
+    look-alike letters, every dash to '-'). A token glued to such markup is still the token the
+    agent read, so taint must find it there (red team of #11, third pass)."""
+    if text.isascii() and not any(h in text for h in _RENDERED_HINTS):
+        return text
+    from hindsight.screen import normalize
+
+    if "\x1b" in text:
+        text = _ANSI().sub("", text)
+    if "\x08" in text:
+        text = _OVERSTRIKE().sub("", text)
+    if "<" in text:
+        text = _TAG().sub("", text)
+    if "\\" in text:
+        text = _JSON_ESCAPE().sub(" ", text)
+    if "%" in text:
+        from urllib.parse import unquote
+
+        text = unquote(text)
+    if "-\n" in text or "-\r\n" in text:
+        text = _WRAPPED().sub(r"\1", text)
+    if not text.isascii():
+        text = normalize(text).translate(_DASHES)
+    return text
 
 
 PROSE, COMMAND, INPUT = "prose", "command", "input"

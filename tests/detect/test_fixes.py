@@ -288,3 +288,18 @@ def test_two_long_commands_side_by_side_never_read_the_same() -> None:
     assert set(a.strip("`").split()) <= words and set(b.strip("`").split()) <= words
     # Short ones stand as typed.
     assert pair("npm test", "npx jest", None) == ("`npm test`", "`npx jest`")
+
+
+def test_another_subcommand_after_an_ordinary_failure_is_another_job() -> None:
+    # A real Codex rollout: `git log` failed on a repository with no commits, and `git remote -v`
+    # (another job) worked right after. Only a usage error names the subcommand as the mistake.
+    assert fixes.difference(
+        "git log --oneline -20", "git log --oneline -20", "git remote -v", "git remote -v", sh.OTHER
+    ) == (fixes.OTHER, "")
+    assert fixes.difference("git ls-files", "git ls-files", "git init", "git init", sh.OTHER) == (
+        fixes.OTHER,
+        "",
+    )
+    assert fixes.difference(
+        "git comit -m x", "git comit -m x", "git commit -m x", "", sh.WRONG_INVOCATION
+    )[0] in (fixes.SUBCOMMAND,)

@@ -31,6 +31,9 @@ _RUNNER_ONE = shell._RUNNERS
 
 
 _SUBCOMMAND = re.compile(r"[A-Za-z][\w:.-]{0,39}")
+# The failures that can mean the subcommand itself was wrong: usage errors ("is not a git
+# command", "No rule to make target") and a missing one ("no such command").
+_NO_SUCH_SUBCOMMAND = frozenset({shell.WRONG_INVOCATION, shell.MISSING_DEPENDENCY})
 _REDIRECTION = re.compile(r"^(?:\d?>&\d|&>.*|\d?>>?.*|<.*)$")
 
 
@@ -139,11 +142,14 @@ def difference(
         if added or dropped:
             return FLAGS, " ".join(added + [f"no {w}" for w in dropped])
         return SAME, ""
-    # Another named target (``make check`` for ``make test``); a bare ``make`` is another job.
+    # Another named target (``make check`` for ``make test``) where the error said the first one
+    # was wrong (no such target, not a git command); a bare ``make`` is another job. After any
+    # other failure another subcommand does another job (``git log`` failed on an empty
+    # repository, ``git remote -v`` then worked): nothing was put right.
     if a_pos and b_pos and a_pos[0] != b_pos[0] and a_pos[1:] == b_pos[1:]:
         named = all(_SUBCOMMAND.fullmatch(w) for w in (a_pos[0], b_pos[0]))
         first = a_cmd[1] == a_pos[0] and b_cmd[1] == b_pos[0]  # not the value of a flag (-c CODE)
-        if named and first and category != shell.WRONG_PATH:
+        if named and first and category in _NO_SUCH_SUBCOMMAND:
             return SUBCOMMAND, b_pos[0]
     if category == shell.WRONG_PATH and len(a_pos) == len(b_pos):
         return PATH, " ".join(w for w in b_pos if w not in a_pos)

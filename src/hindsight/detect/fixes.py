@@ -19,11 +19,12 @@ PROGRAM = "program"
 SUBCOMMAND = "subcommand"
 FLAGS = "flags"
 PATH = "path"
+SETUP = "setup"
 SAME = "same"
 OTHER = "other"
 
 # Kinds that name the whole difference: a next session can act on them.
-NAMED = frozenset({RUNNER, PREFIX, FOLDER, PROGRAM, SUBCOMMAND, FLAGS, PATH})
+NAMED = frozenset({RUNNER, PREFIX, FOLDER, PROGRAM, SUBCOMMAND, FLAGS, PATH, SETUP})
 
 # shell knows the runners that take a subcommand; a module run through python is one too.
 _RUNNER_WORDS = shell._RUN_SUB | {("python", "-m"), ("python3", "-m")}
@@ -91,6 +92,23 @@ def overrides(differs: str) -> bool:
     return any(_OVERRIDE.match(w) or (bare and re.fullmatch(r"-f+", w)) for w in words)
 
 
+_SETUP = re.compile(r"^(?:source|\.)\s+\S+$|^export\s+\w+=")
+
+
+def _setup(step: str, command: str) -> str:
+    """The steps of ``command`` before ``step`` that set its shell up (``source ~/.zshrc``,
+    ``. venv/bin/activate``, ``export PATH=...``), joined as typed; empty when there are none.
+    ``poetry install`` failed "command not found" and ``source ~/.zshrc && poetry install``
+    worked: the step is the same, what differed is the profile read first."""
+    found: list[str] = []
+    for part in steps.split(command):
+        if part == step:
+            return " && ".join(found)
+        if _SETUP.match(part):
+            found.append(part)
+    return ""
+
+
 def step_of(command: str, job: tuple[str, str]) -> str:
     """The step of a successful line that did ``job`` (its first working step otherwise)."""
     found = [s for s in steps.split(command) if shell.job(s) == job]
@@ -119,6 +137,9 @@ def difference(
         here, there = steps.cd_dir(failed_command), steps.cd_dir(fix_command)
         if there is not None and here != there:
             return FOLDER, there
+        setup = _setup(fix_step, fix_command)
+        if setup and setup != _setup(failed_step, failed_command):
+            return SETUP, setup
         return SAME, ""
     if not a_cmd or not b_cmd:
         return OTHER, ""

@@ -1,10 +1,12 @@
 from __future__ import annotations
 
+import json
+import subprocess
 from pathlib import Path
 
 import pytest
 
-from conftest import Script, recorded_sessions, session_from_records, shared_fixture
+from conftest import Script, recorded_sessions, run_cli, session_from_records, shared_fixture
 from hindsight.detect import Options, conversation
 
 
@@ -240,3 +242,97 @@ def test_a_rule_about_what_the_agent_just_named_names_it(tmp_path: Path) -> None
     sess = session_from_records(tmp_path, s.records, "bare")
     (found,) = [f for f in conversation.corrections([sess], Options()) if f.kind == "instruction"]
     assert "about" not in found.data and not found.data["opening"]
+
+
+KROSSS = "codex/real/Krosss0001+rave-era-project"
+
+
+def _krosss() -> Path:
+    folder = shared_fixture(KROSSS)
+    (path,) = sorted(folder.glob("*.jsonl"))
+    return path
+
+
+def test_a_failure_put_right_in_the_same_turn_is_not_what_the_user_reacts_to(
+    tmp_path: Path,
+) -> None:
+    # A real Codex rollout (codex-tui 0.125.0): `npm.cmd run build` failed, the agent edited and
+    # the same build passed in the same turn; the user's next prompt is a new task whose problem
+    # statement says "do not appear". Neither a correction nor a rule.
+    from hindsight.sources.base import Transcript
+    from hindsight.sources.codex import CodexSource
+
+    sess = CodexSource().read(Transcript(_krosss(), "codex", "x", 0, 0), [])
+    found = list(conversation.corrections([sess], Options()))
+    assert not any("Supabase" in str(f.data.get("quote")) for f in found)
+    assert [f for f in found if f.kind == "correction"] == []
+    # The same shape in Claude Code records: the build failed and passed again before the prompt.
+    s = (
+        Script()
+        .prompt("Fix image loading", 0)
+        .bash("npm run build", 2, 5, 1, "Failed to compile.")
+        .tool("Edit", {"file_path": "/repo/a.tsx", "old_string": "a", "new_string": "b"}, 8, 1)
+        .bash("npm run build 2>&1 | tail -20", 10, 5)
+        .prompt("Fix data not updating. Problem: new events do not appear on /events.", 30)
+    )
+    sess = session_from_records(tmp_path, s.records)
+    assert list(conversation.corrections([sess], Options())) == []
+
+
+def test_a_failure_still_standing_at_the_prompt_is_trouble(tmp_path: Path) -> None:
+    # The build failed again after the edit: what the user says next answers that.
+    s = (
+        Script()
+        .prompt("Fix image loading", 0)
+        .bash("npm run build", 2, 5, 1, "Failed to compile.")
+        .bash("npm run build", 10, 5, 1, "Failed to compile.")
+        .bash("git status", 16, 1)
+        .prompt("no, don't touch the image config", 30)
+    )
+    sess = session_from_records(tmp_path, s.records)
+    (found,) = [f for f in conversation.corrections([sess], Options()) if f.kind == "correction"]
+    assert found.data["after"] == "npm run build"
+
+
+def test_the_real_codex_rollout_leaves_memory_empty(tmp_path: Path) -> None:
+    # Through the real CLI, the rollout laid out as a user's machine has it.
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    text = _krosss().read_text(encoding="utf-8")
+    for form in ("C:\\\\Users\\\\YAROSLAV\\\\RAVE-ERA", "C:\\Users\\YAROSLAV\\RAVE-ERA"):
+        text = text.replace(form, str(repo))
+    day = tmp_path / "codex" / "sessions" / "2026" / "04" / "26"
+    day.mkdir(parents=True)
+    (day / _krosss().name).write_text(text, encoding="utf-8")
+    memory = tmp_path / "memory"
+    done = run_cli(
+        "run", "--json", "--since", "3650d", "--repo", str(repo),
+        "--codex-home", str(tmp_path / "codex"), "--claude-home", str(tmp_path / "claude"),
+        "--gemini-home", str(tmp_path / "gemini"), "--memory-dir", str(memory),
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert result["sessions_read"] == 1 and result["lessons_added"] == 0
+    report = "".join(p.read_text() for p in (memory / "hindsight" / "reports").glob("*.md"))
+    assert "Fix Supabase" not in report and "do not appear" not in report
+    assert "`git remote -v`, not" not in report  # another git subcommand is another job
+
+
+@pytest.mark.parametrize(
+    ("prompt", "rule"),
+    [
+        # A task's problem statement describes things: "events do not appear" is no rule.
+        ("Problem: New events created in Supabase do not appear immediately on /events.", None),
+        ('- IF counts don\'t match, EXIT with error: "Validation incomplete"', None),
+        # Addressed to the agent: a clause that opens with it, or after an interjection.
+        ("- do NOT break UI", "- do NOT break UI"),
+        (
+            "summarize Hey don't move around columns bc later steps depend on it.",
+            "summarize Hey don't move around columns bc later steps depend on it.",
+        ),
+        ("hmmm, i don't really have any on the top of my head right now", None),
+    ],
+)
+def test_dont_is_a_rule_only_when_it_addresses_the_agent(prompt: str, rule: str | None) -> None:
+    assert conversation.said(prompt, conversation._DURABLE) == rule

@@ -127,3 +127,82 @@ def test_evidence_keys_are_sha256_of_their_parts_across_versions() -> None:
     assert (
         evidence_key("x", "ü", 3) == "k" + hashlib.sha256("x\x1fü\x1f3".encode()).hexdigest()[:20]
     )
+
+
+_RM_HOOK = (
+    "PreToolUse:Bash hook error: [uv run ~/.claude/hooks/pre_tool_use.py]: "
+    "BLOCKED: Dangerous rm command detected and prevented"
+)
+_ENV_HOOK = (
+    "PreToolUse:{tool} hook error: [uv run /Users/d/.claude/hooks/pre_tool_use.py]: "
+    "BLOCKED: Access to .env files containing sensitive data is prohibited"
+)
+
+
+def _refused(tmp_path: Path, name: str, calls: list[tuple[str, dict, str]]) -> object:
+    s = Script(cwd="/repo").prompt("clean up", 0)
+    for n, (tool, tool_input, output) in enumerate(calls):
+        s.tool(tool, tool_input, 2 + n * 5, 0.1, output, error=True)
+    return session_from_records(tmp_path, s.records, name)
+
+
+def test_one_rule_refusing_calls_in_two_sessions_is_one_trigger(tmp_path: Path) -> None:
+    # odgsully, rickithadi: the user's hook refused `rm -rf` in one session and `rm` of a file in
+    # another; each refusal alone is a per-session tool error, together the same trigger twice.
+    one = _refused(tmp_path, "one", [("Bash", {"command": "rm -rf .next"}, _RM_HOOK)])
+    two = _refused(
+        tmp_path,
+        "two",
+        [
+            ("Bash", {"command": "rm /repo/app/sitemap.ts"}, _RM_HOOK),
+            ("Bash", {"command": "cd /repo && rm -r build && make"}, _RM_HOOK),
+        ],
+    )
+    (f,) = failures.repeated_refusals([one, two], Options())
+    assert (f.data["word"], f.data["is_program"], f.data["times"], f.data["sessions"]) == (
+        "rm",
+        True,
+        3,
+        2,
+    )
+    from hindsight.judges.rules import RulesJudge
+
+    (lesson,) = [x for x in RulesJudge().judge([f]).lessons]
+    assert lesson.title == "Commands running `rm` were refused here by a hook of the user's"
+    assert lesson.memory and "Dangerous" not in lesson.title + lesson.body  # no tool output
+    # One session alone: the per-session tool error, nothing more.
+    assert list(failures.repeated_refusals([two], Options())) == []
+
+
+def test_a_refused_file_and_a_refused_command_share_the_file(tmp_path: Path) -> None:
+    # FellowDalton: a Read of .env and a `cat .env | grep` refused by the same rule.
+    one = _refused(
+        tmp_path,
+        "one",
+        [
+            (
+                "Bash",
+                {"command": "cat .env 2>/dev/null | grep -E 'ANTHROPIC'"},
+                _ENV_HOOK.format(tool="Bash"),
+            )
+        ],
+    )
+    two = _refused(
+        tmp_path, "two", [("Read", {"file_path": "/repo/.env"}, _ENV_HOOK.format(tool="Read"))]
+    )
+    (f,) = failures.repeated_refusals([one, two], Options())
+    assert (f.data["word"], f.data["is_program"]) == (".env", False)
+
+
+def test_refusals_by_different_rules_or_with_nothing_shared_are_no_trigger(
+    tmp_path: Path,
+) -> None:
+    one = _refused(tmp_path, "one", [("Bash", {"command": "rm -rf .next"}, _RM_HOOK)])
+    two = _refused(
+        tmp_path, "two", [("Read", {"file_path": "/repo/.env"}, _ENV_HOOK.format(tool="Read"))]
+    )
+    assert list(failures.repeated_refusals([one, two], Options())) == []
+    spawn = "Bash operation blocked by hook: - [uv run .claude/hooks/pre_tool_use.py]: error: x"
+    a = _refused(tmp_path, "a", [("Bash", {"command": "npm install"}, spawn)])
+    b = _refused(tmp_path, "b", [("Bash", {"command": "git status"}, spawn)])
+    assert list(failures.repeated_refusals([a, b], Options())) == []

@@ -288,3 +288,49 @@ def test_two_long_commands_side_by_side_never_read_the_same() -> None:
     assert set(a.strip("`").split()) <= words and set(b.strip("`").split()) <= words
     # Short ones stand as typed.
     assert pair("npm test", "npx jest", None) == ("`npm test`", "`npx jest`")
+
+
+def test_another_subcommand_after_an_ordinary_failure_is_another_job() -> None:
+    # A real Codex rollout: `git log` failed on a repository with no commits, and `git remote -v`
+    # (another job) worked right after. Only a usage error names the subcommand as the mistake.
+    assert fixes.difference(
+        "git log --oneline -20", "git log --oneline -20", "git remote -v", "git remote -v", sh.OTHER
+    ) == (fixes.OTHER, "")
+    assert fixes.difference("git ls-files", "git ls-files", "git init", "git init", sh.OTHER) == (
+        fixes.OTHER,
+        "",
+    )
+    assert fixes.difference(
+        "git comit -m x", "git comit -m x", "git commit -m x", "", sh.WRONG_INVOCATION
+    )[0] in (fixes.SUBCOMMAND,)
+
+
+def test_the_profile_read_first_is_the_fix(tmp_path: Path) -> None:
+    # odgsully: `poetry install` failed "command not found: poetry" (poetry in ~/.local/bin, off
+    # the agent shell's PATH); `source ~/.zshrc && poetry install` worked. The step is the same.
+    assert fixes.difference(
+        "poetry install",
+        "poetry install",
+        "poetry install",
+        "source ~/.zshrc && poetry install",
+        sh.MISSING_DEPENDENCY,
+    ) == (fixes.SETUP, "source ~/.zshrc")
+    # Already there in the failing line: nothing differed.
+    line = "source ~/.zshrc && poetry install"
+    assert fixes.difference("poetry install", line, "poetry install", line, sh.OTHER)[0] == (
+        fixes.SAME
+    )
+    s = Script().bash("poetry install", 0, 1, 127, "(eval):1: command not found: poetry")
+    s.bash("source ~/.zshrc && poetry install", 11, 30)
+    (lesson,) = RulesJudge().judge(run_all([session_from_records(tmp_path, s.records)])).lessons
+    assert lesson.title == "Run `source ~/.zshrc && poetry install`, not `poetry install`"
+    assert lesson.memory
+
+
+def test_sourcing_a_profile_sets_the_scene() -> None:
+    # Nothing names the failing step: the working one is the program after the profile.
+    command = "source ~/.zshrc && poetry run adhs-etl --help"
+    assert steps.failing(command, "Traceback (most recent call last):") == (
+        "poetry run adhs-etl --help",
+        True,
+    )

@@ -105,6 +105,7 @@ def detectors() -> list[Detector]:
         failures.failed_then_fixed,
         failures.repeated_failures,
         failures.tool_errors,
+        failures.repeated_refusals,
         failures.slow_commands,
         navigation.long_searches,
         navigation.references,

@@ -7,12 +7,17 @@ from collections.abc import Iterator
 
 from hindsight import fmt
 from hindsight import session as s
-from hindsight.detect import Finding, Options, evidence_key, shell
+from hindsight.detect import Finding, Options, evidence_key, shell, steps
 from hindsight.detect.streams import main_stream, relative, shell_events, tool_of
 
+# "don't" addresses the agent where a clause opens with it ("- do NOT break UI", "so you don't
+# have to", "we don't make calls"); after a thing's name it describes that thing ("new events do
+# not appear", "counts don't match"): a task's problem statement, not a rule.
+_ADDRESSED = r"(?:^|[^\w\s'’]\s*|\b(?:i|we|you|please|pls|just|and|but|so|then|also|still|to|hey|ok|okay|now|yes|yeah|oh|well)\s+)"
 _REDIRECT = re.compile(
-    r"^\s*(?:no\b|nope\b|don'?t\b|do not\b|stop\b|wrong\b|not that\b|instead\b|never\b|please use\b|use\b)"
-    r"|\binstead\b|\bdon'?t\b|\bdo not\b|\bshould(?:n'?t| not)\b|\brather\b",
+    r"^\s*(?:no\b|nope\b|stop\b|wrong\b|not that\b|instead\b|never\b|please use\b|use\b)"
+    rf"|{_ADDRESSED}(?:don'?t|do not)\b"
+    r"|\binstead\b|\bshould(?:n'?t| not)\b|\brather\b",
     re.I,
 )
 # Text the harness puts in the user's turn: hook feedback, continuation summaries, API errors.
@@ -24,8 +29,9 @@ _HARNESS = re.compile(
 # Words that make what the user typed a standing rule rather than this turn's task, in the
 # languages of the development set (English, Spanish, Italian) and a few close ones.
 _DURABLE = re.compile(
-    r"\b(?:never|always|(?:don'?t|do not)(?! (?:know|think|have|see|need|understand|get|care|"
-    r"remember|mind)\b)|must(?:n'?t| not)?|should(?:n'?t| not)|instead of|prefer|rather than|"
+    rf"{_ADDRESSED}(?:don'?t|do not)(?! (?:really |even |quite |actually )?(?:know|think|"
+    r"have|see|need|understand|get|care|remember|mind)\b)\b"
+    r"|\b(?:never|always|must(?:n'?t| not)?|should(?:n'?t| not)|instead of|prefer|rather than|"
     r"from now on|remember|no more|nunca|siempre|debes|non fare|ricorda|sempre|mai|toujours|"
     r"jamais|immer|niemals)\b|(?:^|\bplease |\bcan you |\band )make sure\b",
     re.I,
@@ -87,6 +93,37 @@ def _troubled(call: s.ToolCall) -> bool:
     return call.status in (s.ERROR, s.REJECTED, s.INTERRUPTED, s.BLOCKED) or call.failed
 
 
+def _put_right(call: s.ToolCall, later: list[s.Event]) -> bool:
+    """Whether a call that failed on its own was put right later in the same turn: the same job
+    (a shell step's program and subcommand; another tool on the same files) passed after it. The
+    user's next words are then about the turn's outcome, not a reaction to that failure. A call
+    the user refused or stopped, or a harness refused, stays trouble: that is the user's doing."""
+    if call.status != s.ERROR:
+        return False
+    if call.command:
+        job = shell.job(steps.failing(call.command, call.output)[0])
+        return any(
+            e.tool.command and not e.tool.failed and job in steps.jobs(e.tool.command)
+            for e in later
+            if e.tool and e.tool.status == s.OK
+        )
+    return bool(call.paths) and any(
+        e.tool.name == call.name and e.tool.paths == call.paths and not e.tool.failed
+        for e in later
+        if e.tool and e.tool.status == s.OK
+    )
+
+
+def _trouble(turn: list[s.Event]) -> list[s.Event]:
+    """The turn's failures, refusals and interrupts still standing when it ended."""
+    return [
+        e
+        for n, e in enumerate(turn)
+        if e.kind == s.INTERRUPT
+        or (e.tool and _troubled(e.tool) and not _put_right(e.tool, turn[n + 1 :]))
+    ]
+
+
 def _aside(text: str) -> str | None:
     """A sentence carrying a rule word later in a typed prompt (within its first 1,000
     characters), for the report."""
@@ -130,7 +167,7 @@ def corrections(sessions: list[s.Session], opts: Options) -> Iterator[Finding]:
             if event.kind != s.PROMPT:
                 turn.append(event)
                 continue
-            trouble = [e for e in turn if (e.tool and _troubled(e.tool)) or e.kind == s.INTERRUPT]
+            trouble = _trouble(turn)
             # The user stopped their own request before the agent did anything and typed it
             # again: what they add scopes that task ("do not write anything, just report"),
             # it corrects nothing and rules nothing beyond it.

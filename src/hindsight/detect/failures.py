@@ -334,6 +334,94 @@ def tool_errors(sessions: list[s.Session], opts: Options) -> Iterator[Finding]:
             )
 
 
+# A refusal's reason without what varies between the calls it refused: the quoted command or
+# folder, paths, numbers; for a hook, the words after its command ("[uv run .../hook.py]: ").
+_QUOTED = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"|`[^`\n]*`")
+_HOOK_HEAD = re.compile(r"^.*?\bhook\b[^\[]*\[[^\]]*\]:?\s*", re.I)
+_WORD = re.compile(r"(?<![\w.-])\.?[A-Za-z_][\w.-]*")
+_WHO = {s.BY_HOOK, s.BY_PERMISSION}
+
+
+def _refusal_rule(call: s.ToolCall) -> str:
+    """Which rule refused a call, as the same text for every call it refused."""
+    reason = shell.error_line(call.output.replace("<tool_use_error>", ""))
+    reason = _HOOK_HEAD.sub("", reason) if call.refused_by == s.BY_HOOK else reason
+    reason = _QUOTED.sub("Q", reason)
+    return f"{call.refused_by}|{_DIGITS.sub('N', _PATHISH.sub('P', reason.lower()))[:120]}"
+
+
+def _refused_words(call: s.ToolCall, cwd: str | None) -> tuple[set[str], set[str]]:
+    """(the programs of a refused call's steps, every word of it): a shell call's words as the
+    agent typed them, a file tool's file name; never the folders of the session's root."""
+    if call.command:
+        text = call.command
+        programs = {steps.program_of(step) for step in steps.split(text)}
+    else:
+        text = " ".join(p.rsplit("/", 1)[-1] for p in call.paths)
+        programs = set()
+    root = set((cwd or "").split("/"))
+    words = {w for w in _WORD.findall(text) if w not in root and len(w) > 1}
+    return programs & words, words
+
+
+def _shown(sess: s.Session, call: s.ToolCall) -> str:
+    """A refused call as the agent wrote it, the session's root left out of its paths."""
+    root = (sess.cwd or "").rstrip("/")
+    text = call.command or (call.paths[0] if call.paths else call.name)
+    return text.replace(root + "/", "") if root else text
+
+
+def repeated_refusals(sessions: list[s.Session], opts: Options) -> Iterator[Finding]:
+    """The same rule of the user's (a hook, the permission settings) refusing the agent's calls in
+    two or more sessions, named by what those calls had in common: a program all of them ran
+    (``rm``), else a word all of them held (``.env``). Each refusal alone is a per-session tool
+    error; the rule met again is the same trigger in two sessions."""
+    groups: dict[str, list[tuple[s.Session, s.Event]]] = {}
+    for sess in sessions:
+        for event in sess.events:
+            call = event.tool
+            if call is not None and call.status == s.BLOCKED and call.refused_by in _WHO:
+                groups.setdefault(_refusal_rule(call), []).append((sess, event))
+    for rule, hits in groups.items():
+        session_ids = sorted({sess.session_id for sess, _ in hits})
+        if len(session_ids) < 2:
+            continue
+        programs: set[str] | None = None
+        words: set[str] | None = None
+        for sess, event in hits:
+            p, w = _refused_words(tool_of(event), sess.cwd)
+            programs = p if programs is None else programs & p
+            words = w if words is None else words & w
+        common = sorted(programs or ()) or sorted(words or (), key=lambda w: (-len(w), w))
+        if not common:
+            continue  # nothing the refused calls shared: no trigger to name
+        first = tool_of(hits[0][1])
+        shown = sorted(
+            ((sess, tool_of(e)) for sess, e in hits if tool_of(e).command or tool_of(e).paths),
+            key=lambda h: (common[0] not in _refused_words(h[1], h[0].cwd)[0], len(_shown(*h))),
+        )
+        examples = list(dict.fromkeys(fmt.clip(_shown(sess, call), 100) for sess, call in shown))
+        data = {
+            "refused_by": first.refused_by,
+            "word": common[0],
+            "is_program": bool(programs),
+            "examples": examples[:3],
+            "times": len(hits),
+            "sessions": len(session_ids),
+            "error": shell.error_line(first.output.replace("<tool_use_error>", "")),
+        }
+        yield Finding(
+            "repeated_refusal",
+            evidence_key("refusal", rule, *session_ids),
+            hits[0][0].session_id,
+            [e.at for _, e in hits][:6],
+            hits[0][1].ts,
+            4,
+            data,
+            untrusted=("error",),
+        )
+
+
 def _read_in_parts(sess: s.Session, refused: s.Event) -> bool:
     """Whether the file a read refused as too large was then read in parts (offset/limit)."""
     path = tool_of(refused).input.get("file_path")

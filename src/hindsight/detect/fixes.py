@@ -19,11 +19,12 @@ PROGRAM = "program"
 SUBCOMMAND = "subcommand"
 FLAGS = "flags"
 PATH = "path"
+SETUP = "setup"
 SAME = "same"
 OTHER = "other"
 
 # Kinds that name the whole difference: a next session can act on them.
-NAMED = frozenset({RUNNER, PREFIX, FOLDER, PROGRAM, SUBCOMMAND, FLAGS, PATH})
+NAMED = frozenset({RUNNER, PREFIX, FOLDER, PROGRAM, SUBCOMMAND, FLAGS, PATH, SETUP})
 
 # shell knows the runners that take a subcommand; a module run through python is one too.
 _RUNNER_WORDS = shell._RUN_SUB | {("python", "-m"), ("python3", "-m")}
@@ -31,6 +32,9 @@ _RUNNER_ONE = shell._RUNNERS
 
 
 _SUBCOMMAND = re.compile(r"[A-Za-z][\w:.-]{0,39}")
+# The failures that can mean the subcommand itself was wrong: usage errors ("is not a git
+# command", "No rule to make target") and a missing one ("no such command").
+_NO_SUCH_SUBCOMMAND = frozenset({shell.WRONG_INVOCATION, shell.MISSING_DEPENDENCY})
 _REDIRECTION = re.compile(r"^(?:\d?>&\d|&>.*|\d?>>?.*|<.*)$")
 
 
@@ -88,6 +92,23 @@ def overrides(differs: str) -> bool:
     return any(_OVERRIDE.match(w) or (bare and re.fullmatch(r"-f+", w)) for w in words)
 
 
+_SETUP = re.compile(r"^(?:source|\.)\s+\S+$|^export\s+\w+=")
+
+
+def _setup(step: str, command: str) -> str:
+    """The steps of ``command`` before ``step`` that set its shell up (``source ~/.zshrc``,
+    ``. venv/bin/activate``, ``export PATH=...``), joined as typed; empty when there are none.
+    ``poetry install`` failed "command not found" and ``source ~/.zshrc && poetry install``
+    worked: the step is the same, what differed is the profile read first."""
+    found: list[str] = []
+    for part in steps.split(command):
+        if part == step:
+            return " && ".join(found)
+        if _SETUP.match(part):
+            found.append(part)
+    return ""
+
+
 def step_of(command: str, job: tuple[str, str]) -> str:
     """The step of a successful line that did ``job`` (its first working step otherwise)."""
     found = [s for s in steps.split(command) if shell.job(s) == job]
@@ -116,6 +137,9 @@ def difference(
         here, there = steps.cd_dir(failed_command), steps.cd_dir(fix_command)
         if there is not None and here != there:
             return FOLDER, there
+        setup = _setup(fix_step, fix_command)
+        if setup and setup != _setup(failed_step, failed_command):
+            return SETUP, setup
         return SAME, ""
     if not a_cmd or not b_cmd:
         return OTHER, ""
@@ -139,11 +163,14 @@ def difference(
         if added or dropped:
             return FLAGS, " ".join(added + [f"no {w}" for w in dropped])
         return SAME, ""
-    # Another named target (``make check`` for ``make test``); a bare ``make`` is another job.
+    # Another named target (``make check`` for ``make test``) where the error said the first one
+    # was wrong (no such target, not a git command); a bare ``make`` is another job. After any
+    # other failure another subcommand does another job (``git log`` failed on an empty
+    # repository, ``git remote -v`` then worked): nothing was put right.
     if a_pos and b_pos and a_pos[0] != b_pos[0] and a_pos[1:] == b_pos[1:]:
         named = all(_SUBCOMMAND.fullmatch(w) for w in (a_pos[0], b_pos[0]))
         first = a_cmd[1] == a_pos[0] and b_cmd[1] == b_pos[0]  # not the value of a flag (-c CODE)
-        if named and first and category != shell.WRONG_PATH:
+        if named and first and category in _NO_SUCH_SUBCOMMAND:
             return SUBCOMMAND, b_pos[0]
     if category == shell.WRONG_PATH and len(a_pos) == len(b_pos):
         return PATH, " ".join(w for w in b_pos if w not in a_pos)

@@ -15,7 +15,9 @@ from hindsight.detect import shell
 
 # Steps that set the scene rather than do the job: never the one a lesson is about, unless the
 # output says they failed (``cd: foo: No such file or directory``).
-SCENE = frozenset({"cd", "echo", "printf", "sleep", "true", ":", "export", "set", "pwd", "clear"})
+SCENE = frozenset(
+    {"cd", "echo", "printf", "sleep", "true", ":", "export", "set", "pwd", "clear", "source", "."}
+)
 _OPERATORS = ("&&", "||", ";", "|")
 
 

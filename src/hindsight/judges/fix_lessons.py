@@ -90,6 +90,8 @@ def _title(d: dict[str, object], fail: str, fix: str, cwd: str | None, verified:
         return f"{fail} has no target here; use {fix}"
     if kind == fixes.FOLDER:
         return f"Run {fix} from {_folder(differs, cwd)}"
+    if kind == fixes.SETUP:  # the same step, after what set the shell up
+        return f"Run {code(differs + ' && ' + _plain(str(d['step']), cwd), 120)}, not {fail}"
     if kind == fixes.PATH:
         if _made_absolute(str(d["step"]), differs):
             # A relative path that resolves once spelled out: the shell was not where it looked.

@@ -153,6 +153,26 @@ def _tool_error(f: Finding) -> Lesson | None:
     return None
 
 
+_REFUSER = {"hook": "a hook of the user's", "permission": "the user's permission settings"}
+
+
+def _refusal(f: Finding) -> Lesson:
+    """The same rule refusing calls in two or more sessions: the user's rule, met again."""
+    d = f.data
+    who = _REFUSER.get(str(d["refused_by"]), "the harness")
+    what = "Commands running" if d["is_program"] else "Calls naming"
+    word = _code(str(d["word"]), 40)
+    # The refused calls themselves are named in the report's evidence, not here: memory says
+    # only what every one of them shared, in the agent's own words.
+    body = (
+        f"{who[0].upper()}{who[1:]} refused {d['times']} calls with {word} in {d['sessions']} "
+        "sessions; do not retry them as is: the rule is the user's."
+    )
+    # "were": what the evidence shows; a permission rule may refuse only some of them (a `cd`
+    # out of the session's folder), and the title claims no more than the refusals seen.
+    return _lesson(f, f"{what} {word} were refused here by {who}", body, "trap", True)
+
+
 def _slow(group: list[Finding]) -> Lesson:
     worst = max(group, key=lambda f: f.data.get("duration_s") or 0.0)
     d = worst.data
@@ -349,6 +369,7 @@ class RulesJudge:
             "unresolved_failure": _unresolved,
             "repeated_failure": _repeated,
             "tool_error": _tool_error,
+            "repeated_refusal": _refusal,
             "long_search": _long_search,
             "correction": _correction,
             "instruction": _instruction,

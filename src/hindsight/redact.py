@@ -91,6 +91,9 @@ _PROSE = _lazy(
 _NETRC = _lazy(r"(\b(?:machine\s+\S+|default)(?:\s+login\s+\S+)?\s+password\s+)(\S+)")
 _PGPASS = _lazy(r"(?m)^([^:\s]+:(?:\d+|\*):[^:\s]+:[^:\s]+:)([^\s]{4,})$")
 _VALUE = r"('[^'\n]*'|\"[^\"\n]*\"|[^\s'\";|&]+)"
+# The same, never an empty pair of quotes (`ssh-keygen -N ''` says "no passphrase": keep it)
+# nor a variable's name (`-p $PASSWORD` holds no secret).
+_FILLED = r"(?!['\"]?\$)('[^'\n]+'|\"[^\"\n]+\"|[^\s'\";|&]+)"
 # Passwords that other languages name (German "Passwort lautet X", French, Spanish, ...).
 _PROSE_INTL = _lazy(
     r"((?:passwort|kennwort|mot de passe|contrase(?:ñ|n)a|senha|parola d'ordine|wachtwoord|"
@@ -150,6 +153,38 @@ _PROGRAM_FLAGS: list[tuple[tuple[str, ...], Callable[[], re.Pattern[str]]]] = [
     (
         ("lftp", "ncftp"),
         _lazy(rf"(\b(?:lftp|ncftp\w*)\b[^\n|;&]*?\s-u\s+['\"]?[^\s,'\"]+,){_VALUE}"),
+    ),
+    # Third red team of #11: programs whose password is an argument.
+    (
+        ("useradd", "usermod"),
+        _lazy(rf"(\b(?:useradd|usermod)\b[^\n|;&]*?\s(?:-p|--password)[\s=]+){_FILLED}"),
+    ),
+    (("pass ",), _lazy(rf"(\s-(?:src|dest)?(?:store|key)pass\s+){_FILLED}")),
+    (
+        ("rabbitmqctl",),
+        _lazy(rf"(\brabbitmqctl\b[^\n|;&]*?\s(?:add_user|change_password)\s+\S+\s+){_FILLED}"),
+    ),
+    (
+        ("passwd", "sudo -S", "-stdin"),
+        _lazy(
+            rf"(\becho\s+(?:-[neE]+\s+)?){_FILLED}(?=\s*\|\s*(?:sudo\s+(?:-\S+\s+)*)?"
+            r"(?:passwd\b|chpasswd\b|sudo\s+-S\b|[\w.-]+\s+login\b[^\n|]*--password-stdin))"
+        ),
+    ),
+    (("sqlcmd", "bcp", "osql"), _lazy(rf"(\b(?:sqlcmd|bcp|osql)\b[^\n|;&]*?\s-P\s*){_FILLED}")),
+    (
+        ("mongo",),
+        _lazy(
+            rf"(\bmongo(?:sh|dump|restore|import|export|stat|top)?\b[^\n|;&]*?"
+            rf"\s(?:-p|--password)(?:\s+|=)){_FILLED}"
+        ),
+    ),
+    (("--passphrase",), _lazy(rf"(--passphrase(?:\s+|=)){_FILLED}")),
+    (("ssh-keygen",), _lazy(rf"(\bssh-keygen\b[^\n|;&]*?\s-[NP]\s+){_FILLED}")),
+    (("AUTH",), _lazy(rf"(\bredis-cli\b[^\n|;&]*?\sAUTH\s+(?:[^\s'\"]+\s+(?=\S))?){_FILLED}")),
+    (
+        ("curl",),
+        _lazy(rf"(\bcurl\b[^\n|;&]*?\s(?:-u\s*|--user(?:\s+|=))['\"]?[^\s:'\"$]+:){_FILLED}"),
     ),
     (
         ("smbclient", "-u"),

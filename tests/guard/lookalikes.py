@@ -258,4 +258,8 @@ LOOKS += [
     ("second_pass", "git checkout -b feature/add-oauth2-login-flow"),
     ("second_pass", "open docs/ReleaseNotes2024Q3Final.md"),
     ("second_pass", "docker run --name web-7f3a2c9d1e4b app:1.2.3"),
+    ("third_pass", "ssh-keygen -t ed25519 -N '' -f deploy/id"),
+    ("third_pass", 'sudo useradd -m -p "$PASSWORD_HASH" deploy'),
+    ("third_pass", "docker run -p 8080:80 -p 8443:443 nginx:1.27"),
+    ("third_pass", "echo $REGISTRY_PASSWORD | docker login -u ci --password-stdin"),
 ]

@@ -209,6 +209,7 @@ REDTEAM: list[tuple[str, str, str, str]] = [
 # memory. Drawn after the first pass's values, so those stay as they were.
 PW2 = [F.word_password() for _ in range(12)]
 R2 = [F.s(ALNUM, n) for n in (28, 24, 28, 26, 22, 14, 22, 28, 30, 20)]
+PW3 = [F.word_password() for _ in range(11)]
 
 
 def _spaced(key: str) -> str:
@@ -247,4 +248,21 @@ REDTEAM += [
     ("other_language", "prompt", f"la contraseña es {PW2[10]}", PW2[10]),
     ("spaced_key", "prompt", f"no, the api key is {_spaced(R2[7])}", _spaced(R2[7])),
     ("spaced_key", "prompt", f"the token is {_spaced(R2[9])}, use it", _spaced(R2[9])),
+    # Third red-team pass: programs that take the password as an argument.
+    (
+        "password_argument",
+        "command",
+        f"keytool -importcert -storepass {PW3[0]} -file ca.pem",
+        PW3[0],
+    ),
+    ("password_argument", "command", f"sudo useradd -m -p {PW3[1]} deploy", PW3[1]),
+    ("password_argument", "command", f"echo {PW3[2]} | sudo passwd --stdin deploy", PW3[2]),
+    ("password_argument", "command", f"sudo rabbitmqctl add_user admin {PW3[3]}", PW3[3]),
+    ("password_argument", "command", f"sqlcmd -S db.local -U sa -P {PW3[4]} -Q 'select 1'", PW3[4]),
+    ("password_argument", "command", f"mongosh mongodb://db/app -u admin -p {PW3[5]}", PW3[5]),
+    ("password_argument", "command", f"gpg --batch --passphrase {PW3[6]} -c notes.txt", PW3[6]),
+    ("password_argument", "command", f"ssh-keygen -t ed25519 -N '{PW3[7]}' -f deploy/id", PW3[7]),
+    ("password_argument", "command", f"redis-cli -h cache AUTH {PW3[8]}", PW3[8]),
+    ("password_argument", "command", f"curl -ubob:{PW3[9]} https://ci.acme.io/api", PW3[9]),
+    ("password_argument", "stdout", f"+ echo {PW3[10]} | sudo -S apt-get update", PW3[10]),
 ]

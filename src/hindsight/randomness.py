@@ -12,18 +12,18 @@ import re
 from collections.abc import Callable
 
 
-def _lazy(pattern: str, flags: int = 0) -> Callable[[], re.Pattern[str]]:
+def lazy(pattern: str, flags: int = 0) -> Callable[[], re.Pattern[str]]:
     """Compiled on first use: start-up matters (hindsight runs from hooks)."""
     return functools.cache(lambda: re.compile(pattern, flags))
 
 
-_RUNS = _lazy(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
-_HEX = _lazy(r"[0-9a-fA-F]+")
-_UUID = _lazy(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
-_CONSONANTS = _lazy(r"[bcdfghjklmnpqrstvwxz]{6,}", re.I)
-_WORD = _lazy(r"[A-Za-z][a-z]*[aeiouy][a-z]*|[a-z]*[aeiouy][a-z]+", re.I)
-_HASHLIKE = _lazy(r"[A-Za-z]{0,2}(?:[0-9a-f]{32,}|[0-9A-F]{32,})")
-_SEPARATORS = _lazy(r"[-_.~+/%]")
+_RUNS = lazy(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
+_HEX = lazy(r"[0-9a-fA-F]+")
+_UUID = lazy(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
+_CONSONANTS = lazy(r"[bcdfghjklmnpqrstvwxz]{6,}", re.I)
+_WORD = lazy(r"[A-Za-z][a-z]*[aeiouy][a-z]*|[a-z]*[aeiouy][a-z]+", re.I)
+_HASHLIKE = lazy(r"[A-Za-z]{0,2}(?:[0-9a-f]{32,}|[0-9A-F]{32,})")
+_SEPARATORS = lazy(r"[-_.~+/%]")
 
 
 def entropy(text: str) -> float:

@@ -14,43 +14,37 @@ import functools
 import re
 from collections.abc import Callable
 
-from hindsight.randomness import is_uuid, looks_random, wordy
-
-
-def _lazy(pattern: str, flags: int = 0) -> Callable[[], re.Pattern[str]]:
-    """A pattern compiled on first use: a run compiles only those its text gets past a gate to
-    (compiling all of them cost ~9 ms of every start)."""
-    return functools.cache(lambda: re.compile(pattern, flags))
+from hindsight.randomness import is_uuid, lazy, looks_random, wordy
 
 
 def _tokens() -> list[tuple[str, tuple[str, ...], Callable[[], re.Pattern[str]]]]:
     from hindsight.secret_tokens import TOKENS
 
-    return [(kind, gate, _lazy(pattern)) for kind, gate, pattern in TOKENS]
+    return [(kind, gate, lazy(pattern)) for kind, gate, pattern in TOKENS]
 
 
 # (kind, gate, pattern): the pattern runs only on text holding one of the gate's literals, each
 # a part of every match (tests/guard/test_gates.py checks that gates never change a result).
 _TOKENS = _tokens()
 
-_URL_CREDENTIALS = _lazy(
+_URL_CREDENTIALS = lazy(
     r"\b([a-z][a-z0-9+.\-]*://)([^\s/:@'\"]*):([^\s/'\"]+)@(?=[^\s@/'\"]*(?:[/\s'\"?#]|$))", re.I
 )
-_URL_TOKEN_USER = _lazy(r"\b(https?://)([A-Za-z0-9_\-]{20,})@", re.I)
-_CURL_USER = _lazy(r"((?:^|\s)(?:-u|--user)\s+['\"]?)([^\s'\":]+):([^\s'\"]+)")
-_AUTH_HEADER = _lazy(
+_URL_TOKEN_USER = lazy(r"\b(https?://)([A-Za-z0-9_\-]{20,})@", re.I)
+_CURL_USER = lazy(r"((?:^|\s)(?:-u|--user)\s+['\"]?)([^\s'\":]+):([^\s'\"]+)")
+_AUTH_HEADER = lazy(
     r"(\b(?:proxy-)?authorization\b['\"]?\s*[:=]\s*['\"]?(?:bearer|basic|token|bot|digest|apikey)?\s*)"
     r"([A-Za-z0-9._~+/=\-]{8,})",
     re.I,
 )
-_BEARER = _lazy(r"(\bbearer\s+)([A-Za-z0-9._~+/=\-]{16,})", re.I)
-_BASIC = _lazy(r"(\bbasic\s+)([A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])", re.I)
+_BEARER = lazy(r"(\bbearer\s+)([A-Za-z0-9._~+/=\-]{16,})", re.I)
+_BASIC = lazy(r"(\bbasic\s+)([A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])", re.I)
 _SECRET_NAME = (
     r"[A-Za-z0-9_.\-]*(?:passw(?:or)?d|passwd|pwd|secret|token|api[_\-]?key|apikey|access[_\-]?key|"
     r"private[_\-]?key|client[_\-]?secret|auth[_\-]?key|credentials?|_key)[A-Za-z0-9_\-]*"
 )
 # A name whose last part says the value is about a secret, not the secret: its file, its name...
-_META_NAME = _lazy(
+_META_NAME = lazy(
     r"(?:[_\-.]|(?<=[a-z])(?=[A-Z]))(?:names?|files?|paths?|dir|url|uri|type|length|len|header|env|var|"
     r"ref|arn|field|policy|algorithm|algo|expiry|expires|seconds|ttl|size|format|version|count|"
     r"required|enabled|location|store|manager|provider|prompt|label|hint|helper|source|mode|method|"
@@ -58,44 +52,44 @@ _META_NAME = _lazy(
     r"rotation|pattern|regex|schema|template|prefix|suffix|length)$",
     re.I,
 )
-_ASSIGN = _lazy(
+_ASSIGN = lazy(
     rf"(?P<pre>(?P<q>\\?[\"']?)(?<![/\\\w])(?P<name>{_SECRET_NAME})(?P=q)[ \t]*(?<!:)(?::=|=|:(?!:))[ \t]*)"
     rf"(?P<vq>\\?[\"']?)(?P<value>(?:[^\s\"'`,;&)}}\]\\]|&(?!\w+=))+)(?P=vq)(?P<after>[ \t]+\w)?",
     re.I,
 )
-_FLAG = _lazy(rf"(--(?P<name>{_SECRET_NAME}|pw)[=\s]+['\"]?)([^\s'\"]{{3,}})", re.I)
-_EXACT = _lazy(
+_FLAG = lazy(rf"(--(?P<name>{_SECRET_NAME}|pw)[=\s]+['\"]?)([^\s'\"]{{3,}})", re.I)
+_EXACT = lazy(
     r"(?<![A-Za-z0-9_.\-])(?P<q>\\?[\"']?)(?P<name>_?auth|api|pass|identitytoken|hmac|sig|signature)"
     r"(?P=q)\s*[:=]\s*(?P<vq>\\?[\"']?)(?P<value>[A-Za-z0-9+/=._~%\-]{8,})",
     re.I,
 )
-_NOT_A_VALUE = _lazy(
+_NOT_A_VALUE = lazy(
     r"^(?:\$\{.*|\$\(.*|\$[A-Za-z_][A-Za-z0-9_]*|<[^>]*>?|<%.*|\*+|x+|X+|\.+|null|none|nil|true|false|"
     r"undefined|required|optional|string|str|int|env|changeme|example|your[_\-].*|redacted.*|\[REDACTED.*|"
     r"os\.environ.*|process\.env.*|getenv.*|self\..*|\{\{.*|%\(.*|[a-z_]+\(.*|\d{1,6}|[-/~.].*)$",
     re.I,
 )
-_XML = _lazy(
+_XML = lazy(
     r"(<(?P<tag>[A-Za-z_:\-]*(?:password|passwd|secret|token|apikey|api_key|privatekey)[A-Za-z_\-]*)>)"
     r"([^<\s]{3,200})(?=</(?P=tag)>)",
     re.I,
 )
-_CALL_PAIR = _lazy(
+_CALL_PAIR = lazy(
     rf"((?P<q>['\"])(?:{_SECRET_NAME})(?P=q)\s*,\s*(?P<vq>['\"]))([^'\"\n]{{3,}})(?=(?P=vq))", re.I
 )
-_PROSE = _lazy(
+_PROSE = lazy(
     r"(\b(?:password|passwd|passphrase|passcode|pin(?:\s+code)?|token|secret|api key|apikey)"
     r"(?:\s+(?:is|was)\s+|\s*[=:]\s*|\s+))(?=\S*[A-Za-z])(?=\S*\d)([^\s,;]{6,})",
     re.I,
 )
-_NETRC = _lazy(r"(\b(?:machine\s+\S+|default)(?:\s+login\s+\S+)?\s+password\s+)(\S+)")
-_PGPASS = _lazy(r"(?m)^([^:\s]+:(?:\d+|\*):[^:\s]+:[^:\s]+:)([^\s]{4,})$")
+_NETRC = lazy(r"(\b(?:machine\s+\S+|default)(?:\s+login\s+\S+)?\s+password\s+)(\S+)")
+_PGPASS = lazy(r"(?m)^([^:\s]+:(?:\d+|\*):[^:\s]+:[^:\s]+:)([^\s]{4,})$")
 _VALUE = r"('[^'\n]*'|\"[^\"\n]*\"|[^\s'\";|&]+)"
 # The same, never an empty pair of quotes (`ssh-keygen -N ''` says "no passphrase": keep it)
 # nor a variable's name (`-p $PASSWORD` holds no secret).
 _FILLED = r"(?!['\"]?\$)('[^'\n]+'|\"[^\"\n]+\"|[^\s'\";|&]+)"
 # Passwords that other languages name (German "Passwort lautet X", French, Spanish, ...).
-_PROSE_INTL = _lazy(
+_PROSE_INTL = lazy(
     r"((?:passwort|kennwort|mot de passe|contrase(?:ñ|n)a|senha|parola d'ordine|wachtwoord|"
     r"hasło|пароль|密码|密碼|パスワード|비밀번호)(?:\s+(?:lautet|ist|war|est|es|era|é|è|is|"
     r"jest|это)\s+|\s*[=:：]\s*|\s+))(?=\S*[^\W\d_])(?=\S*\d)([^\s,;]{6,})",
@@ -114,107 +108,107 @@ _INTL_GATE: tuple[str, ...] = (
 )
 _INTL_GATE += ("密码", "密碼", "パスワード", "비밀번호")
 # A key typed in groups ("the api key is q8Zr 2VtL m9Xw ..."): the groups are one secret.
-_SPACED = _lazy(
+_SPACED = lazy(
     r"(\b(?:password|passphrase|token|secret|api key|apikey|key|code)\s+(?:is|was|[=:])\s+)"
     r"((?:[A-Za-z0-9]{3,8}[ -]){2,}[A-Za-z0-9]{3,8})(?![A-Za-z0-9])",
     re.I,
 )
 # SQL: CREATE/ALTER USER ... IDENTIFIED BY 'x', WITH PASSWORD 'x' (a heredoc fed to mysql, psql).
-_SQL_PASSWORD = _lazy(
+_SQL_PASSWORD = lazy(
     r"(\bidentified\s+(?:with\s+\w+\s+)?by\s+(?:password\s+)?|\bwith\s+(?:encrypted\s+)?password\s+)"
     r"('[^'\n]+'|\"[^\"\n]+\")",
     re.I,
 )
 # Windows: setx NAME value, net use \\host\share PASSWORD /user:NAME (or /user:NAME PASSWORD).
-_SETX = _lazy(
+_SETX = lazy(
     rf"(\bsetx\s+(?:/m\s+)?(?:{_SECRET_NAME}|[A-Za-z_]*(?:PASS|PWD|AUTH)[A-Za-z0-9_]*)\s+){_VALUE}",
     re.I,
 )
-_NET_USE = _lazy(
+_NET_USE = lazy(
     r"(\bnet\s+use\b[^\n|&]*?(?:\\\\\S+|/user:\S+)\s+)(?![/*])('[^'\n]*'|\"[^\"\n]*\"|[^\s'\"]+)",
     re.I,
 )
 # A vendor's prefix with fewer characters than its format: a token cut across lines or clipped.
-_CUT_TOKEN = _lazy(
+_CUT_TOKEN = lazy(
     r"\b(?:gh[pousr]_|github_pat_|glpat-|sk_live_|rk_live_|sk-ant-|xox[abposre]-)[A-Za-z0-9_\-]{8,}"
 )
 # Shorter random keys with no name beside them (an argument, a todo, a branch, a file name):
 # letters of both cases and digits, 20 to 31 of them, in the short runs of a generated key.
-_MID_CANDIDATE = _lazy(r"(?<![A-Za-z0-9+_\-%~=])[A-Za-z0-9]{20,31}(?![A-Za-z0-9+_\-%~=])")
+_MID_CANDIDATE = lazy(r"(?<![A-Za-z0-9+_\-%~=])[A-Za-z0-9]{20,31}(?![A-Za-z0-9+_\-%~=])")
 # Programs that take a password in a short or glued flag: (gate, pattern with the value last).
 _PROGRAM_FLAGS: list[tuple[tuple[str, ...], Callable[[], re.Pattern[str]]]] = [
-    (("mysql", "mariadb"), _lazy(rf"(\b(?:mysql|mariadb)[\w\-]*\b[^\n|;&]*?\s-p)(?!\s){_VALUE}")),
-    (("sshpass",), _lazy(rf"(\bsshpass\s+-p\s*){_VALUE}")),
-    (("redis-cli",), _lazy(rf"(\bredis-cli\b[^\n|;&]*?\s-a\s+){_VALUE}")),
-    (("login",), _lazy(rf"(\blogin\b[^\n|;&]*?\s-p\s+){_VALUE}")),
-    (("zip", "7z"), _lazy(rf"(\b(?:zip|unzip|7za?)\b[^\n|;&]*?\s-(?:P\s*|p)(?!\s)){_VALUE}")),
-    (("pass:",), _lazy(rf"(\bpass:){_VALUE}")),
-    (("htpasswd",), _lazy(rf"(\bhtpasswd\s+-\w*b\w*\s+(?:-\w+\s+)*\S+\s+\S+\s+){_VALUE}")),
+    (("mysql", "mariadb"), lazy(rf"(\b(?:mysql|mariadb)[\w\-]*\b[^\n|;&]*?\s-p)(?!\s){_VALUE}")),
+    (("sshpass",), lazy(rf"(\bsshpass\s+-p\s*){_VALUE}")),
+    (("redis-cli",), lazy(rf"(\bredis-cli\b[^\n|;&]*?\s-a\s+){_VALUE}")),
+    (("login",), lazy(rf"(\blogin\b[^\n|;&]*?\s-p\s+){_VALUE}")),
+    (("zip", "7z"), lazy(rf"(\b(?:zip|unzip|7za?)\b[^\n|;&]*?\s-(?:P\s*|p)(?!\s)){_VALUE}")),
+    (("pass:",), lazy(rf"(\bpass:){_VALUE}")),
+    (("htpasswd",), lazy(rf"(\bhtpasswd\s+-\w*b\w*\s+(?:-\w+\s+)*\S+\s+\S+\s+){_VALUE}")),
     (
         ("lftp", "ncftp"),
-        _lazy(rf"(\b(?:lftp|ncftp\w*)\b[^\n|;&]*?\s-u\s+['\"]?[^\s,'\"]+,){_VALUE}"),
+        lazy(rf"(\b(?:lftp|ncftp\w*)\b[^\n|;&]*?\s-u\s+['\"]?[^\s,'\"]+,){_VALUE}"),
     ),
     # Third red team of #11: programs whose password is an argument.
     (
         ("useradd", "usermod"),
-        _lazy(rf"(\b(?:useradd|usermod)\b[^\n|;&]*?\s(?:-p|--password)[\s=]+){_FILLED}"),
+        lazy(rf"(\b(?:useradd|usermod)\b[^\n|;&]*?\s(?:-p|--password)[\s=]+){_FILLED}"),
     ),
-    (("pass ",), _lazy(rf"(\s-(?:src|dest)?(?:store|key)pass\s+){_FILLED}")),
+    (("pass ",), lazy(rf"(\s-(?:src|dest)?(?:store|key)pass\s+){_FILLED}")),
     (
         ("rabbitmqctl",),
-        _lazy(rf"(\brabbitmqctl\b[^\n|;&]*?\s(?:add_user|change_password)\s+\S+\s+){_FILLED}"),
+        lazy(rf"(\brabbitmqctl\b[^\n|;&]*?\s(?:add_user|change_password)\s+\S+\s+){_FILLED}"),
     ),
     (
         ("passwd", "sudo -S", "-stdin"),
-        _lazy(
+        lazy(
             rf"(\becho\s+(?:-[neE]+\s+)?){_FILLED}(?=\s*\|\s*(?:sudo\s+(?:-\S+\s+)*)?"
             r"(?:passwd\b|chpasswd\b|sudo\s+-S\b|[\w.-]+\s+login\b[^\n|]*--password-stdin))"
         ),
     ),
-    (("sqlcmd", "bcp", "osql"), _lazy(rf"(\b(?:sqlcmd|bcp|osql)\b[^\n|;&]*?\s-P\s*){_FILLED}")),
+    (("sqlcmd", "bcp", "osql"), lazy(rf"(\b(?:sqlcmd|bcp|osql)\b[^\n|;&]*?\s-P\s*){_FILLED}")),
     (
         ("mongo",),
-        _lazy(
+        lazy(
             rf"(\bmongo(?:sh|dump|restore|import|export|stat|top)?\b[^\n|;&]*?"
             rf"\s(?:-p|--password)(?:\s+|=)){_FILLED}"
         ),
     ),
-    (("--passphrase",), _lazy(rf"(--passphrase(?:\s+|=)){_FILLED}")),
-    (("ssh-keygen",), _lazy(rf"(\bssh-keygen\b[^\n|;&]*?\s-[NP]\s+){_FILLED}")),
-    (("AUTH",), _lazy(rf"(\bredis-cli\b[^\n|;&]*?\sAUTH\s+(?:[^\s'\"]+\s+(?=\S))?){_FILLED}")),
+    (("--passphrase",), lazy(rf"(--passphrase(?:\s+|=)){_FILLED}")),
+    (("ssh-keygen",), lazy(rf"(\bssh-keygen\b[^\n|;&]*?\s-[NP]\s+){_FILLED}")),
+    (("AUTH",), lazy(rf"(\bredis-cli\b[^\n|;&]*?\sAUTH\s+(?:[^\s'\"]+\s+(?=\S))?){_FILLED}")),
     (
         ("curl",),
-        _lazy(rf"(\bcurl\b[^\n|;&]*?\s(?:-u\s*|--user(?:\s+|=))['\"]?[^\s:'\"$]+:){_FILLED}"),
+        lazy(rf"(\bcurl\b[^\n|;&]*?\s(?:-u\s*|--user(?:\s+|=))['\"]?[^\s:'\"$]+:){_FILLED}"),
     ),
     (
         ("smbclient", "-u"),
-        _lazy(rf"(\b(?:smbclient|rpcclient|mount\.cifs)\b[^\n|;&]*?\s-U\s+[^\s%]+%){_VALUE}"),
+        lazy(rf"(\b(?:smbclient|rpcclient|mount\.cifs)\b[^\n|;&]*?\s-U\s+[^\s%]+%){_VALUE}"),
     ),
 ]
-_NAMED = _lazy(
+_NAMED = lazy(
     r"(?P<pre>(?<![A-Za-z0-9_/.\-])(?P<name>[A-Za-z_][A-Za-z0-9_.\-]{1,60})\\?[\"']?\s*(?:=|:(?!:))\s*\\?[\"']?)"
     r"(?P<value>[A-Za-z0-9+/_\-.~%]{12,}={0,2})(?![A-Za-z0-9+/_\-.~%=:@])"
 )
-_ID_NAME = _lazy(
+_ID_NAME = lazy(
     r"id$|_id|-id|uuid|guid|sha|hash|commit|\brev|revision|checksum|integrity|digest|etag|^h1$|sum$|"
     r"md5|crc|fingerprint|version|build|ref$|head|parent|tree|oid|blob|object|trace|span|request|"
     r"correlation|image|container|layer|serial|mapping|path|file|dir|url|uri|host|name|version|date|time",
     re.I,
 )
-_CANDIDATE = _lazy(
+_CANDIDATE = lazy(
     r"(?<![A-Za-z0-9+/_\-.%~=])[A-Za-z0-9+/_\-.%~]{32,}={0,2}(?![A-Za-z0-9+/_\-.%~=])"
 )
-_SHORT_B64 = _lazy(
+_SHORT_B64 = lazy(
     r"(?<![A-Za-z0-9+/=_\-])(?=[A-Za-z0-9+/]*[0-9+/=])[A-Za-z0-9+/]{12,31}={0,2}(?![A-Za-z0-9+/=_\-])"
 )
-_HASH_PREFIX = _lazy(
+_HASH_PREFIX = lazy(
     r"(?:sha(?:1|224|256|384|512)|md5|blake2b?|xxh\d*|h1|sha256~)[-:=]\s*$|base64,$|"
     r"(?:ssh-(?:rsa|dss|ed25519)|ecdsa-sha2-\S+|sk-\S+@openssh\.com)\s+$",
     re.I,
 )
-_PUBLIC_BLOCK = _lazy(r"-----BEGIN (?![A-Z0-9 ]*PRIVATE)[A-Z0-9 ]+-----")
-_PLACEHOLDER = _lazy(r"([A-Za-z0-9])\1{15}")
-_CREDENTIAL_TEXT = _lazy(r"[\w.@+\-]{1,64}:[^\s:/][^\s]{2,}")
+_PUBLIC_BLOCK = lazy(r"-----BEGIN (?![A-Z0-9 ]*PRIVATE)[A-Z0-9 ]+-----")
+_PLACEHOLDER = lazy(r"([A-Za-z0-9])\1{15}")
+_CREDENTIAL_TEXT = lazy(r"[\w.@+\-]{1,64}:[^\s:/][^\s]{2,}")
 
 
 def _tag(kind: str) -> str:
@@ -465,7 +459,7 @@ def _basic(m: re.Match[str]) -> str:
 
 
 # Any vendor token's gate literal: where none is in a text, no token step can change it.
-_ANY_TOKEN = _lazy("|".join(re.escape(n) for _, gate, _ in _TOKENS for n in gate))
+_ANY_TOKEN = lazy("|".join(re.escape(n) for _, gate, _ in _TOKENS for n in gate))
 _NAMES = ("pass", "pwd", "secret", "token", "key", "credential")  # a part of every _SECRET_NAME
 # (gate, folded, step): a step runs only on text holding one of its gate's literals (in the folded
 # text when folded), each a part of every match of the step's patterns; no gate: always runs.
@@ -591,8 +585,8 @@ def _no_decode(text: str) -> str:
     return _CANDIDATE().sub(lambda m: _candidate(m, decode=False), text)
 
 
-_BARE_TOKEN = _lazy(r"[A-Za-z0-9+/_\-.=:]{16,200}")
-_WORDISH = _lazy(r"[a-z]{4,}|[A-Z][a-z]{3,}")
+_BARE_TOKEN = lazy(r"[A-Za-z0-9+/_\-.=:]{16,200}")
+_WORDISH = lazy(r"[a-z]{4,}|[A-Z][a-z]{3,}")
 
 
 def bare_token(text: str) -> str:

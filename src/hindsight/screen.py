@@ -9,14 +9,15 @@ import re
 from collections.abc import Callable, Iterable
 
 from hindsight import hosts
-from hindsight.redact import _fold, _gate, _lazy, has_secret
+from hindsight.randomness import lazy
+from hindsight.redact import _fold, _gate, has_secret
 
 # High-signal: flagged wherever they appear, also by `memory check` on an existing block.
 _HIGH: list[tuple[str, tuple[str, ...], Callable[[], re.Pattern[str]]]] = [
     (
         "addressed to an AI",
         ("ai", "assistant", "claude", "gpt", "llm", "language model", "agent"),
-        _lazy(
+        lazy(
             r"\b(?:AI|assistant|Claude|ChatGPT|GPT|LLM|language model|coding agent|AI agent)\s*[,:]\s*\w"
             r"|\b(?:dear|attention|note to|hey|hello)\s+(?:AI|assistant|Claude|agent|LLM)s?\b"
             r"|\byou are (?:an?|the) (?:AI|assistant|language model|agent)\b|\bas an AI\b",
@@ -34,7 +35,7 @@ _HIGH: list[tuple[str, tuple[str, ...], Callable[[], re.Pattern[str]]]] = [
             "new instructions",
             "system prompt",
         ),
-        _lazy(
+        lazy(
             r"\b(?:ignore|disregard|forget|override|bypass)\b.{0,30}\b(?:previous|prior|above|earlier|all|any|your|system|"
             r"original)\b.{0,20}\b(?:instructions?|prompts?|rules|guidelines|directives|context)\b"
             r"|\bnew (?:instructions|system prompt)\b|\bsystem prompt\b",
@@ -44,7 +45,7 @@ _HIGH: list[tuple[str, tuple[str, ...], Callable[[], re.Pattern[str]]]] = [
     (
         "writes to memory",
         ("memory", "claude.md", "agents.md", "your notes", "remember "),
-        _lazy(
+        lazy(
             r"\b(?:add|write|save|store|put|append|insert)\b.{0,25}\b(?:to|in|into)\b.{0,10}"
             r"\b(?:memory|MEMORY\.md|CLAUDE\.md|AGENTS\.md|your notes)\b|\bremember (?:this|that|to)\b",
             re.I,
@@ -53,7 +54,7 @@ _HIGH: list[tuple[str, tuple[str, ...], Callable[[], re.Pattern[str]]]] = [
     (
         "download piped into a shell",
         ("curl", "wget", "fetch", "iwr", "invoke-webrequest", "urllib"),
-        _lazy(
+        lazy(
             r"\b(?:curl|wget|fetch|iwr|invoke-webrequest)\b[^\n|]{0,200}\|\s*(?:sudo\s+)?(?:ba|z|da|k)?sh\b"
             r"|\b(?:ba|z)?sh\s+<\(\s*(?:curl|wget)|\bpython[0-9.]*\s+-c\s+[\"']?import urllib"
             r"|\beval\s+\"?\$\((?:curl|wget)",
@@ -63,7 +64,7 @@ _HIGH: list[tuple[str, tuple[str, ...], Callable[[], re.Pattern[str]]]] = [
     (
         "destructive command",
         ("rm", "git", "drop", "truncate", "mkfs", "if=", "chmod", ":()", "/dev/sd", "shutdown"),
-        _lazy(
+        lazy(
             r"\brm\s+-(?:[a-z]*r[a-z]*f|[a-z]*f[a-z]*r)[a-z]*\s+(?:--no-preserve-root\s+)?(?:/|~|\$HOME|\*|\.\s|\.$|/\*)"
             r"|\bgit\s+push\s+(?:-f|--force)\b|\bgit\s+reset\s+--hard\s+(?:HEAD~|origin)|\bgit\s+clean\s+-[a-z]*f[a-z]*d"
             r"|\b(?:drop|truncate)\s+(?:table|database|schema)\b|\bmkfs(?:\.\w+)?\b|\bdd\s+if=.*\bof=/dev/"
@@ -74,7 +75,7 @@ _HIGH: list[tuple[str, tuple[str, ...], Callable[[], re.Pattern[str]]]] = [
     (
         "encoded blob",
         (),  # a long run of base64 letters has no literal to look for
-        _lazy(
+        lazy(
             r"(?<![A-Za-z0-9+/])(?=[A-Za-z0-9+/]*[A-Z])(?=[A-Za-z0-9+/]*[a-z])(?=[A-Za-z0-9+/]*\d)[A-Za-z0-9+/]{48,}={0,2}"
             r"|\bbase64\s+(?:-d|--decode)\b|(?:\\x[0-9a-f]{2}){8,}|\bfromCharCode\b",
             re.I,
@@ -86,7 +87,7 @@ _HIGH += [
     (
         "addressed to an AI",
         ("should", "must", "need", "has to", "is to", "expected to", "will now"),
-        _lazy(
+        lazy(
             r"\b(?:the |an? )?(?:ai|assistant|agent|claude|llm|model|copilot)s?\b[^.\n]{0,20}?\b(?:should|must|"
             r"needs? to|has to|is to|is expected to|will now)\b",
             re.I,
@@ -108,7 +109,7 @@ _HIGH += [
             "無視",
             "무시",
         ),
-        _lazy(
+        lazy(
             # es, fr, de, pt, it, ru, zh, ja, ko: "ignore / forget the previous instructions"
             r"\bignor(?:a|e|ez|ar|ieren?|iere|are)\b.{0,40}\b(?:instrucci|instruction|anweisung|instru[çc]|istruzion|regeln|r[eè]gles|reglas)"
             r"|\b(?:olvida|oublie[zr]?|vergiss|esque[çc]a|dimentica)\b.{0,40}\b(?:instrucci|instruction|anweisung|instru[çc]|istruzion)"
@@ -131,7 +132,7 @@ _HIGH += [
             "기억",
             "메모리",
         ),
-        _lazy(
+        lazy(
             r"\b(?:a(?:ñade|gregue|ggiungi|dicione)|ajoute[zr]?|f[üu]ge|speichere?|guarda|salva|enregistre[zr]?)\b.{0,40}"
             r"\b(?:memoria|m[ée]moire|ged[äa]chtnis|speicher|mem[óo]ria)\b|\b(?:memoria|m[ée]moire|mem[óo]ria)\b"
             r"|в память|запомни|写入记忆|记住|記憶して|メモリ|기억|메모리",
@@ -141,7 +142,7 @@ _HIGH += [
     (
         "markdown that loads a URL",
         ("](", "<", "javascript:", "data:"),
-        _lazy(
+        lazy(
             r"!\[[^\]\n]*\]\(|\[[^\]\n]*\]\(\s*(?:[a-z]+:|//)|<\s*(?:img|iframe|script|link|a)\b"
             r"|\bjavascript:|\bdata:[a-z]+/[a-z]",
             re.I,
@@ -150,7 +151,7 @@ _HIGH += [
     (
         "encoded or evaluated text",
         ("%", "decode", "atob", "openssl", "\\", "codecs", "rot", "eval", "exec", "xxd"),
-        _lazy(
+        lazy(
             r"%[0-9a-f]{2}(?:%[0-9a-f]{2}){3,}|\bb(?:64|32|16)decode\b|\batob\s*\(|\bopenssl\s+(?:base64|enc)\b"
             r"|\\[0-7]{3}(?:\\[0-7]{3}){3,}|\\u[0-9a-f]{4}(?:\\u[0-9a-f]{4}){3,}|\bcodecs\.decode\b|\brot-?13\b"
             r"|\b(?:eval|exec)\s*\(|\bxxd\s+-r\b|\bdecode and (?:run|obey|follow|execute)\b",
@@ -158,16 +159,16 @@ _HIGH += [
         ),
     ),
     # Destructive or unsafe commands beyond the list above, split so each runs behind its literals.
-    (_UNSAFE, ("-delete",), _lazy(r"\bfind\s+\S+.*\s-delete\b", re.I)),
+    (_UNSAFE, ("-delete",), lazy(r"\bfind\s+\S+.*\s-delete\b", re.I)),
     (
         _UNSAFE,
         ("git",),
-        _lazy(r"\bgit\s+push\b[^\n;|&]*(?:\s\+[\w/]|--force)|\bgit\s+filter-branch\b", re.I),
+        lazy(r"\bgit\s+push\b[^\n;|&]*(?:\s\+[\w/]|--force)|\bgit\s+filter-branch\b", re.I),
     ),
     (
         _UNSAFE,
         ("truncate", "prune", "kubectl", "terraform"),
-        _lazy(
+        lazy(
             r"\btruncate\s+-s\s*0|\bdocker\s+(?:system|volume|image)\s+prune\b|\bkubectl\s+delete\b"
             r"|\bterraform\s+(?:destroy|apply\s+-auto-approve)",
             re.I,
@@ -176,7 +177,7 @@ _HIGH += [
     (
         _UNSAFE,
         ("rm",),
-        _lazy(
+        lazy(
             r"\brm\s+(?:-\w+\s+)*-[a-z]*r[a-z]*\s+(?:-\w+\s+)*-[a-z]*f|\brm\s+(?:-\w+\s+)*-[a-z]*f[a-z]*\s+(?:-\w+\s+)*-[a-z]*r"
             r"|\brm\s+--recursive",
             re.I,
@@ -185,7 +186,7 @@ _HIGH += [
     (
         _UNSAFE,
         ("shred", "preserve-root", "chmod", "crontab", "history", "iptables", "setenforce"),
-        _lazy(
+        lazy(
             r"\bshred\b|--no-preserve-root|\bchmod\s+(?:-R\s+)?0?00\b|\bcrontab\s+-r\b|\bhistory\s+-c\b"
             r"|\biptables\s+-F|\bsetenforce\s+0",
             re.I,
@@ -194,7 +195,7 @@ _HIGH += [
     (
         _UNSAFE,
         ("delete", "drop", "kill"),
-        _lazy(
+        lazy(
             r"\bdelete\s+from\s+\w+\s*(?:;|$)|\bdrop\s+(?:table|database)\b|\bkill\s+-9\s+-1\b",
             re.I,
         ),
@@ -202,21 +203,21 @@ _HIGH += [
     (
         _UNSAFE,
         ("no-verify", "node_tls", "unsafe-perm", "trusted-host", "insecure"),
-        _lazy(
+        lazy(
             r"--no-verify\b|\bNODE_TLS_REJECT_UNAUTHORIZED\s*=\s*0|--unsafe-perm\b|--trusted-host\b|-insecure\b",
             re.I,
         ),
     ),
-    (_UNSAFE, ("sudo", "unpublish"), _lazy(r"\bsudo\s+pip\b|\bnpm\s+unpublish\b", re.I)),
+    (_UNSAFE, ("sudo", "unpublish"), lazy(r"\bsudo\s+pip\b|\bnpm\s+unpublish\b", re.I)),
     (
         _UNSAFE,
         ("delete", "--recursive"),
-        _lazy(r"\bgh\s+repo\s+delete\b|\bs3\s+rm\b.*--recursive", re.I),
+        lazy(r"\bgh\s+repo\s+delete\b|\bs3\s+rm\b.*--recursive", re.I),
     ),
     (
         _UNSAFE,
         ("skip", "disable"),
-        _lazy(
+        lazy(
             r"\bskip[- ]ci\b|\[skip ci\]|\bdisable\b.{0,20}\b(?:hooks?|sandbox|review|tests?|lint|ci|checks?|verification)\b",
             re.I,
         ),
@@ -224,7 +225,7 @@ _HIGH += [
 ]
 # Shapes of a memory entry or of hindsight's markers inside a lesson: a fake entry carried in a
 # real one. Not for `memory check`, whose lines are entries.
-_ENTRY = _lazy(
+_ENTRY = lazy(
     r"\n\s*[-*+]\s|\n\s*#|<!--|-->|hindsight:(?:start|end)|^\s*-\s+\*\*|\*\*\s*\(\d{4}-\d{2}-\d{2}\)"
     r"|\[(?:trap|fix|slow|search|preference|decision|reference|unfinished)\]",
     re.I,
@@ -243,7 +244,7 @@ _CONTEXT: list[tuple[str, tuple[str, ...], Callable[[], re.Pattern[str]]]] = [
             "make sure to",
             "do not tell",
         ),
-        _lazy(
+        lazy(
             r"\b(?:always|never|from now on|in (?:all )?future sessions?|you must|you should|make sure to|do not tell)\b",
             re.I,
         ),
@@ -297,7 +298,7 @@ _CONTEXT: list[tuple[str, tuple[str, ...], Callable[[], re.Pattern[str]]]] = [
             "앞으로",
             "절대",
         ),
-        _lazy(
+        lazy(
             # Polite phrasing with no trigger word, and the common instruction words of es, fr,
             # de, pt, it, ru, zh, ja, ko.
             r"\b(?:please|kindly|would appreciate|it is customary|standard practice|recommended (?:workflow|practice|way)"
@@ -311,9 +312,9 @@ _CONTEXT: list[tuple[str, tuple[str, ...], Callable[[], re.Pattern[str]]]] = [
         ),
     ),
     # A URL that carries data in its query: fine in the agent's own command, not elsewhere.
-    ("URL carrying data", ("//",), _lazy(r"//\S+\?\S*=")),
+    ("URL carrying data", ("//",), lazy(r"//\S+\?\S*=")),
 ]
-_SEGMENT = _lazy(r"`[^`]+`|\"[^\"]+\"|'[^'\s][^']*'")
+_SEGMENT = lazy(r"`[^`]+`|\"[^\"]+\"|'[^'\s][^']*'")
 
 
 # Latin look-alikes of Cyrillic and Greek letters (NFKC leaves them alone): folded before screening.
@@ -329,8 +330,8 @@ _ROT13 = str.maketrans(
 _ROT13_HINTS = frozenset(
     ["gur", "naq", "gb", "lbh", "nyy", "vtaber", "cyrnfr", "nyjnlf", "arire", "lbhe", "vf", "vg"]
 )
-_HYPHENED = _lazy(r"\w-\w+-\w+-\w")
-_B64 = _lazy(r"[A-Za-z0-9+/]{16,}={0,2}|[A-Za-z0-9_\-]{16,}")
+_HYPHENED = lazy(r"\w-\w+-\w+-\w")
+_B64 = lazy(r"[A-Za-z0-9+/]{16,}={0,2}|[A-Za-z0-9_\-]{16,}")
 
 
 def normalize(text: str) -> str:

@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterator
 
 from hindsight import hosts
 from hindsight import session as s
+from hindsight.randomness import lazy
 
 _FLAG = functools.cache(lambda: re.compile(r"(?<![\w-])--?[A-Za-z][\w-]{2,}(?:=\S+)?"))
 _ASSIGN = functools.cache(lambda: re.compile(r"(?<![\w-])[A-Za-z_][A-Za-z0-9_]{2,}=[^\s'\"`;&|]*"))
@@ -196,16 +197,11 @@ def _untrusted_text(call: s.ToolCall) -> str:
     return out if seen == out else f"{out}\n{seen}"
 
 
-def _lazy(pattern: str) -> Callable[[], re.Pattern[str]]:
-    """A pattern compiled on first use (most outputs need none of these)."""
-    return functools.cache(lambda: re.compile(pattern))
-
-
-_ANSI = _lazy(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])")
-_OVERSTRIKE = _lazy(r".\x08")
-_TAG = _lazy(r"</?[A-Za-z][^<>]{0,200}>")
-_JSON_ESCAPE = _lazy(r"\\[nrt\"/]|\\u00[0-9a-fA-F]{2}")
-_WRAPPED = _lazy(r"(\w-)[ \t]*\r?\n[ \t]*(?=\w)")
+_ANSI = lazy(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])")
+_OVERSTRIKE = lazy(r".\x08")
+_TAG = lazy(r"</?[A-Za-z][^<>]{0,200}>")
+_JSON_ESCAPE = lazy(r"\\[nrt\"/]|\\u00[0-9a-fA-F]{2}")
+_WRAPPED = lazy(r"(\w-)[ \t]*\r?\n[ \t]*(?=\w)")
 _DASHES = str.maketrans({c: "-" for c in "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe63\uff0d"})
 _RENDERED_HINTS = ("\x1b", "\x08", "<", "%", "\\", "-\n", "-\r\n")
 

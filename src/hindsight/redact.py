@@ -31,7 +31,8 @@ _URL_CREDENTIALS = lazy(
     r"\b([a-z][a-z0-9+.\-]*://)([^\s/:@'\"]*):([^\s/'\"]+)@(?=[^\s@/'\"]*(?:[/\s'\"?#]|$))", re.I
 )
 _URL_TOKEN_USER = lazy(r"\b(https?://)([A-Za-z0-9_\-]{20,})@", re.I)
-_CURL_USER = lazy(r"((?:^|\s)(?:-u|--user)\s+['\"]?)([^\s'\":]+):([^\s'\"]+)")
+# ``-u user:pw``, glued ``-uuser:pw``, ``--user=user:pw``; never a ``$VARIABLE`` (no secret in it).
+_CURL_USER = lazy(r"((?:^|\s)(?:-u\s*|--user(?:\s+|=))['\"]?)([^\s'\":]+):(?!\$)([^\s'\"]+)")
 _AUTH_HEADER = lazy(
     r"(\b(?:proxy-)?authorization\b['\"]?\s*[:=]\s*['\"]?(?:bearer|basic|token|bot|digest|apikey)?\s*)"
     r"([A-Za-z0-9._~+/=\-]{8,})",
@@ -176,10 +177,6 @@ _PROGRAM_FLAGS: list[tuple[tuple[str, ...], Callable[[], re.Pattern[str]]]] = [
     (("--passphrase",), lazy(rf"(--passphrase(?:\s+|=)){_FILLED}")),
     (("ssh-keygen",), lazy(rf"(\bssh-keygen\b[^\n|;&]*?\s-[NP]\s+){_FILLED}")),
     (("AUTH",), lazy(rf"(\bredis-cli\b[^\n|;&]*?\sAUTH\s+(?:[^\s'\"]+\s+(?=\S))?){_FILLED}")),
-    (
-        ("curl",),
-        lazy(rf"(\bcurl\b[^\n|;&]*?\s(?:-u\s*|--user(?:\s+|=))['\"]?[^\s:'\"$]+:){_FILLED}"),
-    ),
     (
         ("smbclient", "-u"),
         lazy(rf"(\b(?:smbclient|rpcclient|mount\.cifs)\b[^\n|;&]*?\s-U\s+[^\s%]+%){_VALUE}"),

@@ -14,7 +14,7 @@ from hindsight import clock, fmt
 from hindsight import session as s
 from hindsight.detect import Finding
 from hindsight.pipeline import Gathered
-from hindsight.redact import redact, redact_json
+from hindsight.redact import redact, redact_blocks, redact_json
 
 DEFAULT_MAX_BYTES = 60_000
 FINDINGS_SHARE = 0.4  # the rest is the sessions' timelines: what the user said, what failed
@@ -88,7 +88,9 @@ def _error_text(call: s.ToolCall) -> str:
     last line (where test runners and builds sum up)."""
     from hindsight.detect import shell
 
-    text = call.output.replace("<tool_use_error>", "").replace("</tool_use_error>", "")
+    text = redact_blocks(
+        call.output.replace("<tool_use_error>", "").replace("</tool_use_error>", "")
+    )
     lines = [shell.error_line(text)]
     for line in text.splitlines()[:80]:
         line = line.strip()
@@ -133,7 +135,7 @@ def _printed(call: s.ToolCall) -> str:
     `2>&1 | tail`, a script that prints its error and exits 0)."""
     from hindsight.detect import shell
 
-    lines = [ln.strip() for ln in call.output.splitlines() if ln.strip()]
+    lines = [ln.strip() for ln in redact_blocks(call.output).splitlines() if ln.strip()]
     if not lines:
         return ""
     if call.name in _REPORTS:

@@ -77,3 +77,50 @@ def looks_random(
     if mean <= mean_run and len(runs) >= 4 and entropy(flat) >= 3.0:
         return True
     return flat.isalpha() and len(set(flat)) >= 10 and bool(_CONSONANTS().search(flat))
+
+
+_BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
+# A segwit address: its human part, version q (v0) or p (taproot), and data in bech32's alphabet.
+_SEGWIT = lazy(r"(?:bc|tb|ltc)1[qp][02-9ac-hj-np-z]{38,58}")
+
+
+def _base58(text: str) -> bytes | None:
+    number = 0
+    for ch in text:
+        digit = _BASE58.find(ch)
+        if digit < 0:
+            return None
+        number = number * 58 + digit
+    body = number.to_bytes((number.bit_length() + 7) // 8, "big")
+    return b"\0" * (len(text) - len(text.lstrip("1"))) + body
+
+
+@functools.lru_cache(maxsize=4096)
+def public_id(token: str) -> bool:
+    """A public identifier that looks random but carries its own checksum or header, so a
+    generated key is (all but) never one: a Bitcoin address (base58check), an IPFS CID
+    (v0 base58 sha2-256 multihash, v1 base32); a segwit address by its shape alone."""
+    import hashlib
+
+    if 25 <= len(token) <= 35 and token[0] in "123mn":
+        raw = _base58(token)
+        if raw is not None and len(raw) == 25:
+            digest = hashlib.sha256(hashlib.sha256(raw[:-4]).digest()).digest()
+            return digest[:4] == raw[-4:]
+    if len(token) == 46 and token.startswith("Qm"):
+        raw = _base58(token)
+        return raw is not None and len(raw) == 34 and raw[:2] == b"\x12\x20"
+    lower = token.lower()
+    if token in (lower, token.upper()) and _SEGWIT().fullmatch(lower):
+        return True  # one case, an alphabet without 1, b, i, o: a key of that shape is no key
+    if len(token) >= 50 and token.startswith("b") and token == lower:
+        import base64
+        import binascii
+
+        body = token[1:].upper()
+        try:
+            raw = base64.b32decode(body + "=" * (-len(body) % 8))
+        except (binascii.Error, ValueError):
+            return False
+        return raw[:1] == b"\x01" and raw[2:4] == b"\x12\x20" and len(raw) == 36
+    return False

@@ -150,6 +150,38 @@ TOKENS: list[tuple[str, tuple[str, ...], str]] = [
     ("frameio_token", ("fio-u-",), r"\bfio-u-[A-Za-z0-9_\-=]{64}"),
     ("octopus_key", ("API-",), r"\bAPI-[A-Z0-9]{26}\b"),
     ("duffel_token", ("duffel_",), r"\bduffel_(?:test|live)_[A-Za-z0-9_\-=]{43}"),
+    # Vendors added for #11's fourth pass: formats a bare random key check can miss (a UUID or hex
+    # inside, '$' or '!' splitting the token, or just too few runs for the entropy floor).
+    ("salesforce_token", ("00D",), r"\b00D[A-Za-z0-9]{12,15}![A-Za-z0-9._]{80,}"),
+    (
+        "plaid_token",
+        ("-sandbox-", "-development-", "-production-"),
+        r"\b(?:access|processor)-(?:sandbox|development|production)-"
+        r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b",
+    ),
+    (
+        "hubspot_token",
+        ("pat-",),
+        r"\bpat-(?:na|eu|ap)\d{1,2}-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b",
+    ),
+    ("asana_token", ("0/", "1/", "2/"), r"\b[012]/\d{16}(?:/\d{16})?:[0-9a-f]{32}\b"),
+    ("bitbucket_app_password", ("ATBB",), r"\bATBB[A-Za-z0-9_=.\-]{28,}"),
+    ("tencent_secret_id", ("AKID",), r"\bAKID[A-Za-z0-9]{32}\b"),
+    (
+        "braintree_token",
+        ("access_token$",),
+        r"\baccess_token\$(?:production|sandbox)\$[0-9a-z]{16}\$[0-9a-f]{32}\b",
+    ),
+    (
+        "launchdarkly_key",
+        ("sdk-", "mob-", "api-"),
+        r"\b(?:sdk|mob|api)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b",
+    ),
+    ("posthog_key", ("phx_",), r"\bphx_[A-Za-z0-9]{43}\b"),
+    ("mailersend_token", ("mlsn.",), r"\bmlsn\.[A-Za-z0-9]{64,}"),
+    ("artifactory_key", ("AKCp",), r"\bAKCp[A-Za-z0-9]{69}\b"),
+    ("twitter_bearer", ("A" * 22,), r"\bA{22}[A-Za-z0-9%]{60,}"),
+    ("yandex_key", ("AQVN",), r"\bAQVN[A-Za-z0-9_\-]{35,38}(?![A-Za-z0-9_\-])"),
     (
         "password_hash",
         ("$2", "$apr1$", "$5$", "$6$", "$argon2"),

@@ -263,3 +263,133 @@ LOOKS += [
     ("third_pass", "docker run -p 8080:80 -p 8443:443 nginx:1.27"),
     ("third_pass", "echo $REGISTRY_PASSWORD | docker login -u ci --password-stdin"),
 ]
+
+# Look-alikes the fourth red team saw damaged (#11, class h), and more of the same families:
+# variables and files after a password flag, resource names, public ids with their own checksum
+# or header (Bitcoin addresses, IPFS CIDs), hashes and request ids in headers.
+_B58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
+
+
+def _base58check(version: int, payload: bytes) -> str:
+    import hashlib
+
+    raw = bytes([version]) + payload
+    raw += hashlib.sha256(hashlib.sha256(raw).digest()).digest()[:4]
+    number, out = int.from_bytes(raw, "big"), ""
+    while number:
+        number, digit = divmod(number, 58)
+        out = _B58[digit] + out
+    return "1" * (len(raw) - len(raw.lstrip(b"\0"))) + out
+
+
+def _cid_v0() -> str:
+    raw = b"\x12\x20" + bytes(F.rng.randrange(256) for _ in range(32))
+    number, out = int.from_bytes(raw, "big"), ""
+    while number:
+        number, digit = divmod(number, 58)
+        out = _B58[digit] + out
+    return out
+
+
+def _cid_v1(codec: int) -> str:
+    raw = bytes([1, codec, 0x12, 0x20]) + bytes(F.rng.randrange(256) for _ in range(32))
+    return "b" + base64.b32encode(raw).decode().rstrip("=").lower()
+
+
+def _payload() -> bytes:
+    return bytes(F.rng.randrange(256) for _ in range(20))
+
+
+def _segwit(n: int) -> str:
+    return "bc1q" + F.s("qpzry9x8gf2tvdw0s3jn54khce6mua7l", n)
+
+
+LOOKS += [
+    (
+        "fourth_pass",
+        "az login --service-principal -u 4f2a9c1e-8b7d-4f5a-a4c3-b2a1908f7e6d -p $AZ_SECRET "
+        "--tenant acme.onmicrosoft.com",
+    ),
+    (
+        "fourth_pass",
+        "az login --service-principal -u http://acme-ci -p ~/certs/acme-ci.pem --tenant acme",
+    ),
+    (
+        "fourth_pass",
+        "az login --service-principal -u $APP_ID -p /etc/ssl/private/sp.pem --tenant t",
+    ),
+    ("fourth_pass", "az login --service-principal -u $APP_ID -p https://vault.acme.io/sp.pem"),
+    ("fourth_pass", "kubectl get secret db-password-v2"),
+    ("fourth_pass", "kubectl get secret db-password-v2 -o jsonpath='{.data.password}' | base64 -d"),
+    ("fourth_pass", "kubectl describe secret api-token-7fz2q -n prod"),
+    ("fourth_pass", f"send 0.01 BTC to {_base58check(0, _payload())}"),
+    ("fourth_pass", f"bitcoin address: {_base58check(5, _payload())}"),
+    ("fourth_pass", f'  "address": "{_base58check(0, _payload())}",'),
+    ("fourth_pass", "pay to bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq"),
+    ("fourth_pass", f"withdrawal to {_segwit(38)} confirmed"),
+    ("fourth_pass", "ipfs cat QmYwAPJzv5CZsnA625s3Xf2nemtYgPpHdWEz79ojWnPbdG"),
+    ("fourth_pass", f"added {_cid_v0()} index.html"),
+    ("fourth_pass", "ipfs://bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi"),
+    ("fourth_pass", f"pinned {_cid_v1(0x55)}"),
+    ("fourth_pass", f"magnet:?xt=urn:btih:{F.s(HEX, 40)}&dn=ubuntu-24.04.iso"),
+    ("fourth_pass", f"magnet:?xt=urn:btih:{F.s('ABCDEFGHIJKLMNOPQRSTUVWXYZ234567', 32)}&dn=x"),
+    ("fourth_pass", f"cf-ray: {F.s(HEX, 16)}-SJC"),
+    ("fourth_pass", f"< CF-RAY: {F.s(HEX, 16)}-AMS"),
+    ("fourth_pass", f'"sha": "{F.s(HEX, 40)}",'),
+    ("fourth_pass", f"git show {F.s(HEX, 40)} --stat"),
+    ("fourth_pass", f'"RepoDigests": ["acme/web@sha256:{F.s(HEX, 64)}"]'),
+    ("fourth_pass", f"X-Request-Id: {F.uuid()}"),
+    ("fourth_pass", f'"requestId":"{F.uuid()}"'),
+    ("fourth_pass", f'"integrity":"{_integrity("sha512", 86)}"'),
+    ("fourth_pass", f"  integrity: {_integrity('sha512', 86)}"),
+    # Mine: headers with opaque ids, public files, options that are no secrets, leave-alones.
+    ("own_lookalike", f"x-amz-id-2: {F.s(B64, 76)}="),
+    ("own_lookalike", f"x-amz-cf-id: {F.s(B64, 54)}=="),
+    ("own_lookalike", f'etag: "{F.s(HEX, 32)}"'),
+    ("own_lookalike", "mysql -u root -p app"),
+    ("own_lookalike", "mysql -u root -p app_v2 -e 'select 1'"),
+    ("own_lookalike", "mysql -h db -u root -p shop < dump.sql"),
+    ("own_lookalike", 'expect "Password:"\nsend "$env(PW)\\r"'),
+    ("own_lookalike", 'expect "Continue?"\nsend "yes\\r"'),
+    ("own_lookalike", "$pw = ConvertTo-SecureString $env:SVC_PASSWORD -AsPlainText -Force"),
+    ("own_lookalike", "Set-Cookie: theme=dark; Path=/; Max-Age=31536000; SameSite=Lax"),
+    ("own_lookalike", "Cookie: lang=en-US; tz=Europe%2FParis"),
+    ("own_lookalike", "aws s3api get-object --bucket b --key uploads/3f2a9c1e8b7d6f5a.png out.png"),
+    ("own_lookalike", "sort --key=2,2 -t, data.csv"),
+    ("own_lookalike", f"./sync --cache-key {F.s(HEX, 40)}"),
+    ("own_lookalike", "./deploy --ssh-public-key ~/.ssh/id_ed25519.pub"),
+    ("own_lookalike", "openssl enc -d -aes-256-cbc -in a.enc -out a -pass env:ENC_PASS"),
+    ("own_lookalike", "openssl enc -d -aes-256-cbc -in a.enc -out a -kfile ~/.enc-key"),
+    ("own_lookalike", "ldapsearch -x -W -D cn=admin,dc=acme -b dc=acme"),
+    ("own_lookalike", "ldapsearch -x -y ~/.ldap-pass -D cn=admin,dc=acme -b dc=acme"),
+    ("own_lookalike", "aws configure set region eu-west-1 --profile prod"),
+    ("own_lookalike", "aws configure set aws_secret_access_key $AWS_SECRET_ACCESS_KEY"),
+    ("own_lookalike", "requests.get(url, auth=(user, password))"),
+    ("own_lookalike", "auth = HTTPBasicAuth(username, os.environ['API_PASSWORD'])"),
+    ("own_lookalike", 'book = Author("Jane Austen", "Emma")'),
+    ("own_lookalike", "jdbc:postgresql://db:5432/app?user=app&password=${DB_PASSWORD}"),
+    ("own_lookalike", 'dsn := fmt.Sprintf("%s:%s@tcp(%s)/%s", user, pass, host, db)'),
+    (
+        "own_lookalike",
+        "rclone config create remote sftp host h user bob pass $(rclone obscure $PW)",
+    ),
+    ("own_lookalike", "git config --global credential.helper store"),
+    (
+        "own_lookalike",
+        "echo $REGISTRY_TOKEN | helm registry login reg.acme.io -u ci --password-stdin",
+    ),
+    ("own_lookalike", "net user deploy /delete"),
+    ("own_lookalike", "gh secret set NPM_TOKEN --body -"),
+    (
+        "own_lookalike",
+        "public_key: |\n  " + _ssh("ssh-ed25519", "AAAAC3NzaC1lZDI1NTE5AAAAI", 43, "ci"),
+    ),
+    ("own_lookalike", "ca_cert: |\n  -----BEGIN CERTIFICATE-----\n  MIIBszCCAVmgAwIBAgIU\n"),
+    ("own_lookalike", "Passwort: siehe Wiki"),
+    ("own_lookalike", "密码：请联系管理员"),
+    ("own_lookalike", "пароль: неверный"),
+    ("own_lookalike", "sqlplus / as sysdba"),
+    ("own_lookalike", "the password is stored in the vault under kv/app"),
+    ("own_lookalike", "Authorization header is required"),
+    ("own_lookalike", "Authorization: Bearer ${API_TOKEN}"),
+]

@@ -52,6 +52,15 @@ def session(position: str, line: str, cwd: str, i: int) -> list[dict[str, Any]]:
             f"<tool_use_error>String to replace not found in file.\nString: {line}</tool_use_error>",
             error=True,
         )
+    elif position == "assistant":  # the agent's own prose, before the call that failed
+        s.say(line, 1)
+        _bash(s, f"./svc{i}.sh --check", 2, 1, "Error: missing configuration")
+    elif position == "write":  # code the agent wrote, then a failing run and an Edit of it
+        path = f"{cwd}/src/svc{i}.py"
+        s.tool("Write", {"file_path": path, "content": line}, 1, 0.1, "File created successfully")
+        _bash(s, f"python src/svc{i}.py", 2, 1, "Error: connection refused")
+        edit = {"file_path": path, "old_string": "x = 0", "new_string": line}
+        s.tool("Edit", edit, 3, 0.1, "The file has been updated.")
     elif position == "todo":  # the agent's todo list
         todo = {"content": line, "status": "pending", "activeForm": "Working"}
         s.tool("TodoWrite", {"todos": [todo]}, 1, 0.1, "Todos have been modified successfully.")

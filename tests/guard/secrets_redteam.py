@@ -266,3 +266,332 @@ REDTEAM += [
     ("password_argument", "command", f"curl -ubob:{PW3[9]} https://ci.acme.io/api", PW3[9]),
     ("password_argument", "stdout", f"+ echo {PW3[10]} | sudo -S apt-get update", PW3[10]),
 ]
+
+# Fourth red-team pass (classes g of #11): credentials in code, configuration commands and
+# interactive scripts, cookies, hex keys after a flag, password labels in other languages.
+# Drawn after the earlier passes' values. "assistant": the agent's prose; "write": a file the
+# agent wrote (Write, then Edit).
+PW4 = [F.word_password() for _ in range(24)]
+AN4 = [F.s(ALNUM, n) for n in (12, 14, 16, 12, 13, 15, 12, 14, 16, 12, 18, 20)]
+HEX4 = [F.s(HEX, n) for n in (32, 64, 48, 32)]
+AWS4 = [F.s(B64, 40) for _ in range(3)]
+SESSION4 = [F.s(LOWER_ALNUM, 26), F.s(ALNUM, 32), F.s(HEX, 32).upper(), F.s(URLSAFE, 40)]
+OBSCURED = F.s(URLSAFE, 30)
+ADO_PAT = F.s("abcdefghijklmnopqrstuvwxyz234567", 52)
+SAS_SIG = F.s(ALNUM, 30) + "%2B" + F.s(ALNUM, 10) + "%3D"
+OKTA = "00" + F.s(URLSAFE, 40)
+SPLUNK = F.uuid()
+GODADDY = (F.s(ALNUM, 12), F.s(ALNUM, 22))
+FULLWIDTH_ASCII = F.s(ALNUM, 12)
+FULLWIDTH = "".join(chr(ord(c) + 0xFEE0) for c in FULLWIDTH_ASCII)
+INTL4 = [F.s(LOWER, 4).capitalize() + F.s(DIGITS, 4) + "!" for _ in range(16)]
+
+
+def _fw(text: str) -> str:
+    return "".join(chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else c for c in text)
+
+
+REDTEAM += [
+    # Credentials in code.
+    (
+        "code_credentials",
+        "write",
+        f'auth = HTTPBasicAuth("deploy", "{PW4[0]}")\nr = requests.get(URL, auth=auth)',
+        PW4[0],
+    ),
+    (
+        "code_credentials",
+        "tool_input",
+        f'resp = requests.get(f"{{BASE}}/v1/items", auth=("ci-bot", "{PW4[1]}"), timeout=10)',
+        PW4[1],
+    ),
+    (
+        "code_credentials",
+        "write",
+        f'var creds = new NetworkCredential("svc-report", "{PW4[2]}", "ACME");',
+        PW4[2],
+    ),
+    (
+        "code_credentials",
+        "assistant",
+        f'I\'ll log in with the mail account first:\n\n```python\nsmtp.login("alerts@acme.io", "{PW4[3]}")\n```',
+        PW4[3],
+    ),
+    (
+        "code_credentials",
+        "write",
+        f'String basic = Credentials.basic("jenkins", "{PW4[4]}");',
+        PW4[4],
+    ),
+    (
+        "code_credentials",
+        "stdout",
+        f"  File \"sync.py\", line 12\n    session.auth = HTTPDigestAuth('ops', '{PW4[5]}')",
+        PW4[5],
+    ),
+    (
+        "jdbc_url",
+        "cat",
+        f"spring.datasource.url=jdbc:postgresql://db.acme.io:5432/app?user=app&password={AN4[0]}",
+        AN4[0],
+    ),
+    (
+        "jdbc_url",
+        "write",
+        f'String url = "jdbc:sqlserver://db.acme.io:1433;databaseName=shop;user=sa;password={AN4[1]};";',
+        AN4[1],
+    ),
+    ("jdbc_url", "command", f"sqlplus -s scott/{AN4[2]}@db.acme.io:1521/ORCL @report.sql", AN4[2]),
+    (
+        "jdbc_url",
+        "error",
+        f"java.sql.SQLException: ORA-01017: invalid username/password; url=jdbc:oracle:thin:scott/{AN4[3]}@db:1521:ORCL",
+        AN4[3],
+    ),
+    (
+        "go_dsn",
+        "write",
+        f'db, err := sql.Open("mysql", "app:{AN4[4]}@tcp(db.acme.io:3306)/shop?parseTime=true")',
+        AN4[4],
+    ),
+    (
+        "go_dsn",
+        "error",
+        f"dial failed: DSN app:{AN4[5]}@unix(/var/run/mysqld/mysqld.sock)/shop",
+        AN4[5],
+    ),
+    ("go_dsn", "cat", f'MYSQL_DSN="root:{AN4[6]}@tcp(127.0.0.1:3306)/test"', AN4[6]),
+    (
+        "odbc_connection",
+        "write",
+        f'conn = pyodbc.connect("Driver={{ODBC Driver 18 for SQL Server}};Server=db;Uid=sa;Pwd={PW4[6]};")',
+        PW4[6],
+    ),
+    (
+        "odbc_connection",
+        "cat",
+        f'"DefaultConnection": "Server=db;Database=app;User Id=sa;Password={PW4[7]};TrustServerCertificate=true"',
+        PW4[7],
+    ),
+    (
+        "odbc_connection",
+        "stdout",
+        f"DSN=warehouse;UID=etl;PWD={{{AN4[7]}}};",
+        AN4[7],
+    ),
+    (
+        "url_query_password",
+        "command",
+        f"curl 'https://nas.acme.io/login.cgi?user=admin&pw={AN4[8]}'",
+        AN4[8],
+    ),
+    ("url_query_password", "error", f"GET /api/auth?usr=bob&pwd={AN4[9]} HTTP/1.1 401", AN4[9]),
+    (
+        "url_query_password",
+        "stdout",
+        f"redirect: https://cam.local/snapshot.jpg?user=admin&passwd={AN4[10]}",
+        AN4[10],
+    ),
+    (
+        "url_query_password",
+        "prompt",
+        f"the camera url is http://10.0.0.9/video?pass={AN4[11]}",
+        AN4[11],
+    ),
+    # Configuration commands and files.
+    ("config_command", "command", f"aws configure set aws_secret_access_key {AWS4[0]}", AWS4[0]),
+    (
+        "config_command",
+        "stdout",
+        f"+ aws configure set aws_secret_access_key {AWS4[1]} --profile prod",
+        AWS4[1],
+    ),
+    (
+        "config_command",
+        "command",
+        f"yarn config set npmAuthToken {AN4[0]}{AN4[3]}",
+        AN4[0] + AN4[3],
+    ),
+    ("config_command", "command", f'dotnet user-secrets set "Stripe:SecretKey" "{PW4[8]}"', PW4[8]),
+    ("config_command", "command", f"poetry config http-basic.acme ci-bot {PW4[9]}", PW4[9]),
+    ("config_command", "command", f"gh secret set DEPLOY_KEY --body '{PW4[10]}'", PW4[10]),
+    (
+        "yaml_block_scalar",
+        "cat",
+        f"db:\n  user: app\n  password: |\n    {PW4[11]}\n  host: db\n",
+        PW4[11],
+    ),
+    (
+        "yaml_block_scalar",
+        "write",
+        f"stringData:\n  client_secret: >-\n    {AWS4[2]}\n",
+        AWS4[2],
+    ),
+    ("yaml_block_scalar", "stdout", f"- name: smtp\n  token: |+\n    {PW4[12]}\n\n", PW4[12]),
+    (
+        "rclone",
+        "command",
+        f"rclone config create nas sftp host nas.local user bob pass {PW4[13]}",
+        PW4[13],
+    ),
+    ("rclone", "command", f"rclone obscure '{PW4[14]}'", PW4[14]),
+    (
+        "rclone",
+        "cat",
+        f"[nas]\ntype = sftp\nhost = nas.local\nuser = bob\npass = {OBSCURED}\n",
+        OBSCURED,
+    ),
+    ("azure_devops_pat", "cat", f"AZURE_DEVOPS_EXT_PAT={ADO_PAT}", ADO_PAT),
+    ("azure_devops_pat", "command", f"export ADO_PAT={ADO_PAT} && az devops project list", ADO_PAT),
+    (
+        "azure_sas",
+        "command",
+        f"azcopy copy ./dist 'https://acme.blob.core.windows.net/web?sv=2022-11-02&ss=b&srt=co&sp=rwl&se=2026-12-31&sig={SAS_SIG}' --recursive",
+        SAS_SIG,
+    ),
+    # Passwords as program arguments and in scripts.
+    (
+        "ldap_password",
+        "command",
+        f"ldapsearch -x -H ldap://dc1 -D cn=admin,dc=acme -w {PW4[15]} -b dc=acme",
+        PW4[15],
+    ),
+    (
+        "ldap_password",
+        "command",
+        f"ldapmodify -x -D cn=admin,dc=acme -w '{PW4[16]}' -f user.ldif",
+        PW4[16],
+    ),
+    (
+        "ldap_password",
+        "command",
+        f"ldappasswd -x -D cn=admin,dc=acme -W -s {PW4[17]} uid=bob,dc=acme",
+        PW4[17],
+    ),
+    (
+        "password_stdin",
+        "command",
+        f"printf '%s' '{PW4[18]}' | podman login -u bob --password-stdin quay.io",
+        PW4[18],
+    ),
+    (
+        "password_stdin",
+        "command",
+        f"echo -n {AN4[1]}{AN4[2]} | helm registry login reg.acme.io -u ci --password-stdin",
+        AN4[1] + AN4[2],
+    ),
+    (
+        "password_stdin",
+        "command",
+        f"docker login -u ci --password-stdin reg.acme.io <<< '{PW4[19]}'",
+        PW4[19],
+    ),
+    (
+        "expect_script",
+        "write",
+        f'#!/usr/bin/expect -f\nspawn ssh admin@switch1\nexpect "*assword:"\nsend "{PW4[20]}\\r"\ninteract',
+        PW4[20],
+    ),
+    (
+        "expect_script",
+        "command",
+        f'expect -c \'spawn sftp bob@nas; expect "Password:" {{ send "{AN4[4]}\\r" }}; interact\'',
+        AN4[4],
+    ),
+    (
+        "openssl_password",
+        "command",
+        f"openssl enc -aes-256-cbc -salt -in db.sql -out db.enc -k {PW4[21]}",
+        PW4[21],
+    ),
+    (
+        "openssl_password",
+        "command",
+        f"openssl enc -d -aes-256-cbc -in db.enc -pass pass:{AN4[5]}{AN4[6]}",
+        AN4[5] + AN4[6],
+    ),
+    (
+        "openssl_password",
+        "command",
+        f"openssl enc -aes-128-cbc -K {HEX4[0]} -iv 00000000000000000000000000000000 -in a",
+        HEX4[0],
+    ),
+    (
+        "powershell_secure_string",
+        "command",
+        f'$pw = ConvertTo-SecureString "{PW4[22]}" -AsPlainText -Force',
+        PW4[22],
+    ),
+    (
+        "powershell_secure_string",
+        "write",
+        f"$cred = New-Object PSCredential('svc', (ConvertTo-SecureString -AsPlainText -Force -String '{PW4[23]}'))",
+        PW4[23],
+    ),
+    ("windows_net_user", "command", f"net user deploy {AN4[7]}{AN4[0]} /add", AN4[7] + AN4[0]),
+    # Cookies, authorization schemes, keys after flags.
+    (
+        "cookie_header",
+        "command",
+        f"curl -H 'Cookie: sessionid={SESSION4[0]}; csrftoken=x' https://app.acme.io/api",
+        SESSION4[0],
+    ),
+    (
+        "cookie_header",
+        "stdout",
+        f"< HTTP/2 200\n< set-cookie: _app_session={SESSION4[1]}; path=/; secure; HttpOnly",
+        SESSION4[1],
+    ),
+    (
+        "cookie_header",
+        "command",
+        f"curl -b 'JSESSIONID={SESSION4[2]}' https://intranet.acme.io/admin",
+        SESSION4[2],
+    ),
+    (
+        "cookie_header",
+        "error",
+        f"request headers: {{'Cookie': 'remember_token={SESSION4[3]}'}}",
+        SESSION4[3],
+    ),
+    (
+        "auth_scheme",
+        "command",
+        f"curl -H 'Authorization: SSWS {OKTA}' https://acme.okta.com/api/v1/users",
+        OKTA,
+    ),
+    (
+        "auth_scheme",
+        "command",
+        f'curl -H "Authorization: Splunk {SPLUNK}" https://hec.acme.io:8088/services/collector',
+        SPLUNK,
+    ),
+    ("auth_scheme", "stdout", f"Authorization: sso-key {GODADDY[0]}:{GODADDY[1]}", GODADDY[1]),
+    ("hex_key_flag", "command", f"./backup --encryption-key {HEX4[1]} --out /mnt/b", HEX4[1]),
+    ("hex_key_flag", "command", f"./bin/decrypt --key {HEX4[2]} secrets.enc", HEX4[2]),
+    ("hex_key_flag", "command", f"restic-like init --master-key={HEX4[3]}", HEX4[3]),
+    ("hex_key_flag", "tool_input", f"./cli --api-key {HEX4[0]} status", HEX4[0]),
+    # Password labels in other languages, and fullwidth letters.
+    ("intl_password", "prompt", f"パスワード：{INTL4[0]}", INTL4[0]),
+    ("intl_password", "assistant", f"비밀번호: {INTL4[1]} 로 로그인했습니다", INTL4[1]),
+    ("intl_password", "prompt", f"数据库密码：{INTL4[2]}", INTL4[2]),
+    ("intl_password", "stdout", f"密碼={INTL4[3]}", INTL4[3]),
+    ("intl_password", "prompt", f"la password è {INTL4[4]}", INTL4[4]),
+    ("intl_password", "prompt", f"parola d'ordine: {INTL4[5]}", INTL4[5]),
+    ("intl_password", "prompt", f"hasło: {INTL4[6]}", INTL4[6]),
+    ("intl_password", "assistant", f"Пароль: {INTL4[7]}", INTL4[7]),
+    ("intl_password", "prompt", f"Kennwort={INTL4[8]}", INTL4[8]),
+    ("intl_password", "prompt", f"contraseña: {INTL4[9]}", INTL4[9]),
+    ("intl_password", "prompt", f"mot de passe : {INTL4[10]}", INTL4[10]),
+    ("intl_password", "prompt", f"lösenord: {INTL4[11]}", INTL4[11]),
+    ("intl_password", "prompt", f"jelszó: {INTL4[12]}", INTL4[12]),
+    ("intl_password", "stdout", f"mật khẩu: {INTL4[13]}", INTL4[13]),
+    ("fullwidth", "prompt", f"ＰＡＳＳＷＯＲＤ＝{FULLWIDTH}", FULLWIDTH),
+    ("fullwidth", "prompt", f"ＰＡＳＳＷＯＲＤ＝{FULLWIDTH}", FULLWIDTH_ASCII),
+    ("fullwidth", "assistant", f"パスワード：{_fw(INTL4[14])}", _fw(INTL4[14])),
+    ("fullwidth", "stdout", f"{_fw('api_key=')}{_fw(INTL4[15])}", INTL4[15]),
+    # mysql -p with a space: a password when a database follows, or its characters say so.
+    ("mysql_spaced_p", "command", f"mysql -u root -p {AN4[8]} shop", AN4[8]),
+    ("mysql_spaced_p", "command", f"mysql -h db -u root -p '{PW4[0]}' -e 'show databases'", PW4[0]),
+    ("mysql_spaced_p", "command", f"mariadb -u app -p {PW4[1]} app < seed.sql", PW4[1]),
+]

@@ -162,6 +162,39 @@ SHAPES: list[tuple[str, str, Callable[[], str]]] = [
     ("frameio", "FRAMEIO", lambda: "fio-u-" + F.s(URLSAFE, 64)),
     ("octopus", "OCTOPUS", lambda: "API-" + F.s(UPPER_ALNUM, 26)),
     ("duffel", "DUFFEL", lambda: "duffel_test_" + F.s(URLSAFE, 43)),
+    # Added for #11's fourth pass (after the others, so their values stay as they were).
+    (
+        "twitter_bearer",
+        "TWITTER_BEARER",
+        lambda: "A" * 22 + F.s(ALNUM, 30) + "%2F" + F.s(ALNUM, 8) + "%3D" + F.s(ALNUM, 50),
+    ),
+    ("salesforce", "SFDC", lambda: "00D" + F.s(ALNUM, 12) + "!" + F.s(ALNUM + "._", 96)),
+    ("plaid", "PLAID_ACCESS", lambda: "access-production-" + F.uuid()),
+    ("hubspot", "HUBSPOT", lambda: "pat-na1-" + F.uuid()),
+    (
+        "asana",
+        "ASANA",
+        lambda: "2/" + F.s(DIGITS, 16) + "/" + F.s(DIGITS, 16) + ":" + F.s(HEX, 32),
+    ),
+    ("bitbucket_app_password", "BITBUCKET", lambda: "ATBB" + F.s(ALNUM, 32)),
+    ("artifactory", "ARTIFACTORY", lambda: "AKCp" + F.s(ALNUM, 69)),
+    ("yandex", "YANDEX", lambda: "AQVN" + F.s(URLSAFE, 36)),
+    ("tencent", "TENCENT", lambda: "AKID" + F.s(ALNUM, 32)),
+    (
+        "discord_bot",
+        "DISCORD_BOT",
+        lambda: "M" + F.s(ALNUM, 23) + "." + F.s(URLSAFE, 6) + "." + F.s(URLSAFE, 27),
+    ),
+    ("intercom", "INTERCOM", lambda: F.b64(f"tok:{F.uuid()}:1:0".encode()).rstrip("=")),
+    (
+        "braintree",
+        "BRAINTREE",
+        lambda: "access_token$production$" + F.s(LOWER_ALNUM, 16) + "$" + F.s(HEX, 32),
+    ),
+    ("launchdarkly", "LD_SDK", lambda: "sdk-" + F.uuid()),
+    ("posthog", "POSTHOG", lambda: "phx_" + F.s(ALNUM, 43)),
+    ("mailersend", "MAILERSEND", lambda: "mlsn." + F.s(HEX, 64)),
+    ("aws_session_token", "AWS_SESSION", lambda: "IQoJb3JpZ2luX2VjE" + F.s(B64, 300)),
 ]
 
 # A place in a session and the text there; {v}: the value, {n}: the env name.

@@ -69,7 +69,7 @@ _NOT_A_VALUE = lazy(
     r"^(?:\$\{.*|\$\(.*|\$[A-Za-z_][A-Za-z0-9_]*|<[^>]*>?|<%.*|\*+|x+|X+|\.+|null|none|nil|true|false|"
     r"undefined|required|optional|string|str|int|env|changeme|example|your[_\-].*|redacted.*|\[REDACTED.*|"
     r"os\.environ.*|process\.env.*|getenv.*|self\..*|\{\{.*|%\(.*|[a-z_]+\(.*|\d{1,6}|[-/~.].*|"
-    r"[|>][+\-]?\d?|\$\w+\(.*)$",
+    r"[|>][+\-]?\d?|\$\w+\(.*|=+)$",
     re.I,
 )
 _XML = lazy(
@@ -759,7 +759,6 @@ _STEPS: list[tuple[tuple[str, ...], bool, Callable[[str], str]]] = [
         (gate, False, lambda t, k=kind, p=pattern: p().sub(lambda m: _token(m, k), t))
         for kind, gate, pattern in _TOKENS
     ),
-    ((), False, _nfkc),
     (
         ("://",),
         False,
@@ -877,6 +876,7 @@ _STEPS: list[tuple[tuple[str, ...], bool, Callable[[str], str]]] = [
     ),
     ((":",), False, _sub(_PGPASS, "password")),
     (("=", ":"), False, lambda t: _NAMED().sub(_named, t)),
+    ((), False, _nfkc),  # after the rest: a line they redacted as it is keeps its characters
     ((), False, lambda t: _CANDIDATE().sub(_candidate, t)),
     ((), False, lambda t: _MID_CANDIDATE().sub(_mid_random, t)),
     ((), False, lambda t: _SHORT_B64().sub(_short_base64, t)),

@@ -346,6 +346,8 @@ LOOKS += [
     ("own_lookalike", f"x-amz-id-2: {F.s(B64, 76)}="),
     ("own_lookalike", f"x-amz-cf-id: {F.s(B64, 54)}=="),
     ("own_lookalike", f'etag: "{F.s(HEX, 32)}"'),
+    # base64 padding after a run that happens to spell "PWD": no assignment
+    ("own_lookalike", "x-amz-cf-id: v8OEqYg3LQg_gPWDOXJs6tCU9wNE0xIjN3oCE5Ejy_OAJo7bxXLP7d=="),
     ("own_lookalike", "mysql -u root -p app"),
     ("own_lookalike", "mysql -u root -p app_v2 -e 'select 1'"),
     ("own_lookalike", "mysql -h db -u root -p shop < dump.sql"),

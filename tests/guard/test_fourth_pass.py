@@ -1,0 +1,87 @@
+"""The fourth red team's classes (#11 g, h): exact outcomes of the decisions the rules make, where
+the corpora only say "redacted" or "unchanged"."""
+
+from __future__ import annotations
+
+from hindsight.randomness import public_id
+from hindsight.redact import redact, redact_blocks
+
+
+def test_mysql_spaced_p_is_a_password_only_when_the_command_says_so() -> None:
+    # mysql reads the word after a spaced -p as the database: alone, it stays.
+    assert redact("mysql -u root -p shop") == "mysql -u root -p shop"
+    assert (
+        redact("mysql -u root -p app_v2 -e 'select 1'") == "mysql -u root -p app_v2 -e 'select 1'"
+    )
+    assert (
+        redact("mysql -h db -u root -p shop < dump.sql") == "mysql -h db -u root -p shop < dump.sql"
+    )
+    # A second positional word: the first was a password typed with a space.
+    assert redact("mysql -u root -p hunter2 shop") == "mysql -u root -p [REDACTED:password] shop"
+    # A character no bare database name holds, or a random look.
+    assert redact("mysql -u root -p s3cr3t! -e 'show tables'") == (
+        "mysql -u root -p [REDACTED:password] -e 'show tables'"
+    )
+    assert redact("mysqldump -u root -p Qz8mL2vX9pR4 shop t1") == (
+        "mysqldump -u root -p [REDACTED:password] shop t1"
+    )
+    # mysqldump takes tables after the database: two words are no sign there.
+    assert redact("mysqldump -u root -p shop orders") == "mysqldump -u root -p shop orders"
+
+
+def test_fullwidth_and_compatibility_forms_are_folded_before_matching() -> None:
+    assert redact("ＰＡＳＳＷＯＲＤ＝Ｗｑ７ｐＬｍ２ｘＺｋ") == "PASSWORD=[REDACTED:password]"
+    assert redact("パスワード：Ｋｉｒｉｎ２０２４") == "パスワード：[REDACTED:password]"
+    assert redact("ｐａｓｓｗｏｒｄ: Ｋｉｒｉｎ２０２４ ok") == "password: [REDACTED:password] ok"
+    # Without a secret a line keeps its own characters.
+    assert redact("ＡＰＩの説明：ＲＥＡＤＭＥを参照") == "ＡＰＩの説明：ＲＥＡＤＭＥを参照"
+
+
+def test_other_languages_after_a_colon_take_any_value_but_prose() -> None:
+    assert redact("密码：mimaabcd") == "密码：[REDACTED:password]"
+    assert redact("Passwort: siehe Wiki") == "Passwort: siehe Wiki"
+    assert redact("пароль: неверный") == "пароль: неверный"
+    assert redact("비밀번호: Sarang12! 로 로그인") == "비밀번호: [REDACTED:password] 로 로그인"
+    assert redact("la password è Gatto2024") == "la password è [REDACTED:password]"
+
+
+def test_a_yaml_block_scalar_keeps_its_shape() -> None:
+    text = "db:\n  password: |\n    Wq7pLm2xZk\n    second-line\n  host: db\n"
+    assert redact(text) == (
+        "db:\n  password: |\n    [REDACTED:secret]\n    [REDACTED:secret]\n  host: db\n"
+    )
+    public = "public_key: |\n  ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIG8 ci\n"
+    assert redact(public) == public
+    # The digest redacts excerpts line by line: the block is seen first (the corpus's CLI test
+    # checks the digest itself).
+    assert redact_blocks("token: >-\n  Wq7pLm2xZk\n") == "token: >-\n  [REDACTED:secret]\n"
+
+
+def test_cookies_lose_session_values_and_keep_attributes() -> None:
+    assert redact("Set-Cookie: sid=Wq7pLm2xZkQ3rT9v; Path=/; Max-Age=3600; HttpOnly") == (
+        "Set-Cookie: sid=[REDACTED:cookie]; Path=/; Max-Age=3600; HttpOnly"
+    )
+    assert redact("Cookie: theme=dark; lang=en-US") == "Cookie: theme=dark; lang=en-US"
+
+
+def test_a_variable_a_file_or_a_url_after_login_p_is_no_password() -> None:
+    for line in (
+        "az login --service-principal -u $APP -p $AZ_SECRET --tenant t",
+        "az login --service-principal -u http://ci -p ~/certs/ci.pem --tenant t",
+        "az login --service-principal -u http://ci -p https://vault.acme.io/ci.pem",
+    ):
+        assert redact(line) == line
+    assert redact("docker login -u bot -p Wq7pLm2xZk reg.io") == (
+        "docker login -u bot -p [REDACTED:password] reg.io"
+    )
+
+
+def test_public_ids_are_told_from_keys_by_their_checksum() -> None:
+    assert public_id("1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa")
+    assert not public_id("1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNb")  # one character off
+    assert public_id("QmYwAPJzv5CZsnA625s3Xf2nemtYgPpHdWEz79ojWnPbdG")
+    assert public_id("bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi")
+    assert not public_id("Zq8Jm2XvT4pL9sW1nB6yR3kD7fH0cG5aE")
+    assert redact("send to 1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNb now") == (
+        "send to [REDACTED:high_entropy] now"
+    )

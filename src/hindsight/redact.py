@@ -35,7 +35,7 @@ _URL_TOKEN_USER = lazy(r"\b(https?://)([A-Za-z0-9_\-]{20,})@", re.I)
 _CURL_USER = lazy(r"((?:^|\s)(?:-u\s*|--user(?:\s+|=))['\"]?)([^\s'\":]+):(?!\$|//)([^\s'\"]+)")
 _AUTH_HEADER = lazy(
     r"(\b(?:proxy-)?authorization\b['\"]?\s*[:=]\s*['\"]?"
-    r"(?:(?:bearer|basic|token|bot|digest|apikey)\s*|[A-Za-z][\w\-]{1,24}\s+)?)"
+    r"(?:(?:bearer|basic|token|bot|digest|apikey)\s*|(?P<scheme>[A-Za-z][\w\-]{1,24})\s+)?)"
     r"([A-Za-z0-9._~+/=\-][A-Za-z0-9._~+/=:\-]{7,})",
     re.I,
 )
@@ -294,7 +294,7 @@ _COOKIE_SECRET = lazy(r"sess|sid|auth|token|jwt|remember|login|csrf|xsrf|key|sec
 _KEY_FLAG = lazy(r"(--(?P<name>[\w\-]*key)(?:=|\s+)['\"]?)(?P<value>[^\s'\"]{16,})", re.I)
 _NOT_A_KEY_FLAG = lazy(
     r"cache|sort|partition|primary|foreign|idempotency|dedup|routing|object|public|group|host|"
-    r"name|file|path|id$|ssh|gpg|pgp|sign(?:ing)?-key-id",
+    r"name|file|path|id$|ssh|gpg|pgp|sign|recv|default|trusted|keyserver",
     re.I,
 )
 # `mysql -p secret db`: mysql reads the word after a spaced -p as the database, so a second
@@ -614,6 +614,15 @@ def _net_use(m: re.Match[str]) -> str:
     return m.group(1) + _tag("password")
 
 
+def _authorization(m: re.Match[str]) -> str:
+    """An Authorization header's credential; after a scheme of another name (SSWS, Splunk,
+    sso-key) only a value with a digit: "authorization: see docs/auth.md" is prose."""
+    value = m.group(3)
+    if "[REDACTED" in value or (m.group("scheme") and not any(c.isdigit() for c in value)):
+        return m.group(0)
+    return m.group(0)[: m.start(3) - m.start()] + _tag("authorization")
+
+
 def _kept_quoted(m: re.Match[str]) -> str:
     """The last group redacted unless it is no value (a variable, a placeholder, a path...)."""
     value = m.group(m.lastindex or 0)
@@ -799,7 +808,7 @@ _STEPS: list[tuple[tuple[str, ...], bool, Callable[[str], str]]] = [
         _lines(("pw=", "pass="), lambda t: _QUERY_PASSWORD().sub(_kept_quoted, t)),
     ),
     (("basic",), True, lambda t: _BASIC().sub(_basic, t)),
-    (("authorization",), True, _sub(_AUTH_HEADER, "authorization")),
+    (("authorization",), True, lambda t: _AUTH_HEADER().sub(_authorization, t)),
     (("bearer",), True, _sub(_BEARER, "bearer")),
     (("machine", "default"), False, _sub(_NETRC, "password")),
     (("pass", "secret", "token", "key"), True, _sub(_XML, "secret")),

@@ -393,5 +393,8 @@ LOOKS += [
     ("own_lookalike", "sqlplus / as sysdba"),
     ("own_lookalike", "the password is stored in the vault under kv/app"),
     ("own_lookalike", "Authorization header is required"),
+    ("own_lookalike", "authorization: see docs/auth-flow.md"),
+    ("own_lookalike", "gpg --recv-key 3F2A9C1E8B7D6F5A4C3B2A1908F7E6D5C4B3A291"),
+    ("own_lookalike", "gpg --batch --default-key 3F2A9C1E8B7D6F5A -s notes.txt"),
     ("own_lookalike", "Authorization: Bearer ${API_TOKEN}"),
 ]

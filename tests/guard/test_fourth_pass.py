@@ -85,3 +85,41 @@ def test_public_ids_are_told_from_keys_by_their_checksum() -> None:
     assert redact("send to 1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNb now") == (
         "send to [REDACTED:high_entropy] now"
     )
+
+
+def test_every_language_label_takes_its_value() -> None:
+    labels = (
+        *[
+            "Passwort",
+            "Kennwort",
+            "heslo",
+            "lösenord",
+            "salasana",
+            "adgangskode",
+            "passord",
+            "jelszó",
+            "parolă",
+        ],
+        *[
+            "пароль",
+            "κωδικός",
+            "סיסמה",
+            "पासवर्ड",
+            "รหัสผ่าน",
+            "密码",
+            "密碼",
+            "口令",
+            "パスワード",
+            "暗証番号",
+            "비밀번호",
+            "암호",
+        ],
+        "kata sandi",
+        "mật khẩu",
+        "كلمة المرور",
+        "mot de passe",
+        "contraseña",
+        "parola d'ordine",
+    )
+    for label in labels:
+        assert redact(f"{label}: Tq7mWx92") == f"{label}: [REDACTED:password]", label

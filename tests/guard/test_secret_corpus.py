@@ -26,6 +26,7 @@ def test_the_corpus_is_as_large_as_the_issue_asks() -> None:
     assert len(ALL_LOOKS) >= 150
     positions = {p for _, p, _, _ in ALL}
     assert {"command", "stdout", "stderr", "cat", "prompt", "error", "tool_input"} <= positions
+    assert {"assistant", "write"} <= positions  # the agent's prose, code it wrote
 
 
 def test_every_secret_is_redacted_line_by_line() -> None:

@@ -262,7 +262,7 @@ _QUERY_PASSWORD = lazy(r"((?<![^\s?&;])(?:pw|pass)=)([^&\s#'\"]+)", re.I)
 # user-secrets: a secret's name, then its value after a space.
 _CONFIG_SET = lazy(
     r"(\b(?:configure\s+set|config\s+set|config|user-secrets\s+set)\s+(?:--?[\w\-]+(?:=\S+)?\s+)*"
-    r"['\"]?(?P<name>[\w.:/\-]*(?:passw(?:or)?d|passwd|pwd|secret|token|api[_\-]?key|apikey|"
+    r"['\"]?(?!set-)(?P<name>[\w.:/\-]*(?:passw(?:or)?d|passwd|pwd|secret|token|api[_\-]?key|apikey|"
     r"access[_\-]?key|private[_\-]?key|auth[_\-]?key|credentials?)[\w.:/\-]*)['\"]?\s+)"
     r"(?!-)(?P<value>'[^'\n]+'|\"[^\"\n]+\"|[^\s'\";|&]+)",
     re.I,
@@ -283,7 +283,9 @@ _EXPECT_SEND = lazy(
 _PROMPTED = lazy(r"assword|passphrase|passcode", re.I)
 # Cookie and Set-Cookie headers, curl's --cookie: the values of the session's cookies.
 _COOKIE_HEADER = lazy(r"(\b(?:set-)?cookie['\"]?\s*:\s*['\"]?)([^\n'\"]+)", re.I)
-_CURL_COOKIE = lazy(r"((?:\s-b|--cookie)(?:\s+|=)['\"]?)([^\s'\"=;]+=[^'\"\n]*)", re.I)
+_CURL_COOKIE = lazy(
+    r"((?:\bcurl\b[^\n|;&]*?\s-b\s+|--cookie(?:\s+|=))['\"]?)([^\s'\"=;]+=[^'\"\n]*)", re.I
+)
 _COOKIE_PAIR = lazy(r"(?:^|(?<=;))(\s*)([^=;\s]+)=([^;]*)")
 _COOKIE_ATTRIBUTE = lazy(
     r"path|domain|expires|max-age|samesite|secure|httponly|priority|partitioned|version|comment",

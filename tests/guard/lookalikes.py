@@ -382,6 +382,10 @@ LOOKS += [
     ),
     ("own_lookalike", "net user deploy /delete"),
     ("own_lookalike", "gh secret set NPM_TOKEN --body -"),
+    ("own_lookalike", "kubectl config set-credentials bob --token=$TOKEN"),
+    ("own_lookalike", "ldapsearch -x -b dc=acme -H ldap://dc1 '(uid=bob)'"),
+    ("own_lookalike", "Cookie: _ga=GA1.2.1234567890.1700000000; _gid=GA1.2.987654321.1700000000"),
+    ("own_lookalike", 'expect "$ "\nsend "ls -la\\r"'),
     (
         "own_lookalike",
         "public_key: |\n  " + _ssh("ssh-ed25519", "AAAAC3NzaC1lZDI1NTE5AAAAI", 43, "ci"),

@@ -208,6 +208,16 @@ _HIGH += [
             re.I,
         ),
     ),
+    (
+        _UNSAFE,  # git hooks or TLS checks switched off: it passes by skipping the safeguard
+        ("husky", "hookspath", "ssl_no_verify", "sslverify", "strict-ssl", "httpsverify"),
+        lazy(
+            r"\bHUSKY(?:_SKIP_HOOKS)?\s*=|\bcore\.hooksPath\b|\bGIT_SSL_NO_VERIFY\b"
+            r"|\bhttp\.sslVerify\s*[= ]\s*false\b|\bstrict-ssl\s*[= ]\s*false\b"
+            r"|\bPYTHONHTTPSVERIFY\s*=\s*0\b",
+            re.I,
+        ),
+    ),
     (_UNSAFE, ("sudo", "unpublish"), lazy(r"\bsudo\s+pip\b|\bnpm\s+unpublish\b", re.I)),
     (
         _UNSAFE,

@@ -143,6 +143,7 @@ def command_words(command: str) -> Iterator[tuple[str, str]]:
     for segment in _SEGMENTS().split(text):
         words = shell_split(segment)
         while words and (words[0] in _SHELL_PREFIX or "=" in words[0]):
+            yield from _assigned(words[0])  # ``HUSKY=0 git commit``: the variable was chosen
             words = words[1:]  # ``sudo``, ``FOO=1``: what runs comes after
         if not words:
             continue
@@ -159,6 +160,10 @@ def command_words(command: str) -> Iterator[tuple[str, str]]:
                 flag = word.split("=", 1)[0]
                 if not _NUMBERISH().fullmatch(flag[1:]):
                     yield "flag", flag
+                    if flag.startswith("--") and "-" in flag[2:].strip("-"):
+                        # ``--no-verify`` also as the words an output may say it in ("the
+                        # no-verify option"): a name of several parts, never a bare "force"
+                        yield "word", flag[2:].casefold()
                 if "=" in word:
                     word = word.split("=", 1)[1]
                 else:
@@ -167,11 +172,25 @@ def command_words(command: str) -> Iterator[tuple[str, str]]:
                 seen_sub = True
                 continue  # ``git add``: the tool's own word
             seen_sub = True
+            if "=" in word and "/" not in word.split("=", 1)[0]:
+                yield from _assigned(word)  # ``export HUSKY=0``, ``-c core.hooksPath=x``
             if any(c in word for c in " /=\t") or _NUMBERISH().fullmatch(word):
                 continue
             hit = _PLAIN_WORD().fullmatch(word.strip(".,;:'\"`"))
             if hit and any(c.isalpha() for c in hit.group(0)):
                 yield "word", hit.group(0).casefold()
+
+
+_VARIABLE = functools.cache(lambda: re.compile(r"[A-Za-z_][\w.]*"))
+
+
+def _assigned(word: str) -> Iterator[tuple[str, str]]:
+    """The name an assignment sets (``HUSKY`` of ``HUSKY=0``, ``core.hookspath`` of
+    ``core.hooksPath=/dev/null``) as a word: an output that says "set HUSKY to 0" suggested it
+    as surely as one that printed ``HUSKY=0`` (red team of #11, fourth pass)."""
+    name = word.split("=", 1)[0]
+    if len(name) >= 3 and _VARIABLE().fullmatch(name) and any(c.isalpha() for c in name):
+        yield "word", name.casefold()
 
 
 def shell_split(text: str) -> list[str]:
@@ -200,15 +219,23 @@ def _untrusted_text(call: s.ToolCall) -> str:
 _ANSI = lazy(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])")
 _OVERSTRIKE = lazy(r".\x08")
 _TAG = lazy(r"</?[A-Za-z][^<>]{0,200}>")
-_JSON_ESCAPE = lazy(r"\\[nrt\"/]|\\u00[0-9a-fA-F]{2}")
+_JSON_ESCAPE = lazy(r"\\[nrt\"/]")
+_CODE_ESCAPE = lazy(r"\\(?:u([0-9a-fA-F]{4})|x([0-9a-fA-F]{2}))")
+_EMPHASIS = lazy(r"\*\*?|~~|(?<!\w)__|__(?!\w)")
 _WRAPPED = lazy(r"(\w-)[ \t]*\r?\n[ \t]*(?=\w)")
 _DASHES = str.maketrans({c: "-" for c in "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe63\uff0d"})
-_RENDERED_HINTS = ("\x1b", "\x08", "<", "%", "\\", "-\n", "-\r\n")
+_RENDERED_HINTS = ("\x1b", "\x08", "<", "%", "\\", "-\n", "-\r\n", "&", "*", "~~", "__", "`")
+
+
+def _unescape(hit: re.Match[str]) -> str:
+    char = chr(int(hit.group(1) or hit.group(2), 16))
+    return char if char.isprintable() else " "
 
 
 def as_seen(text: str) -> str:
     """Tool output as the agent (or a terminal, a browser, a JSON parser) renders it: escape
-    sequences and backspace overstrikes gone, HTML tags dropped, JSON and URL escapes decoded,
+    sequences and backspace overstrikes gone, HTML tags dropped, JSON, code (``\\x2d``), HTML
+    entity and URL escapes decoded, markdown emphasis and code marks dropped,
     a word hyphen-wrapped over two lines joined, Unicode folded (NFKC, format characters,
     look-alike letters, every dash to '-'). A token glued to such markup is still the token the
     agent read, so taint must find it there (red team of #11, third pass)."""
@@ -223,7 +250,15 @@ def as_seen(text: str) -> str:
     if "<" in text:
         text = _TAG().sub("", text)
     if "\\" in text:
+        text = _CODE_ESCAPE().sub(_unescape, text)
         text = _JSON_ESCAPE().sub(" ", text)
+    if "&" in text and ";" in text:
+        import html
+
+        text = html.unescape(text)
+    if "*" in text or "~~" in text or "__" in text or "`" in text:
+        # markdown emphasis and code marks split a word for the eye only: --no-**verify**
+        text = _EMPHASIS().sub("", text).replace("`", "")
     if "%" in text:
         from urllib.parse import unquote
 

@@ -29,6 +29,7 @@ _SEGMENT = functools.cache(
     lambda: re.compile(r"`(?P<code>[^`]+)`|\"(?P<dq>[^\"\n]+)\"|(?<!\w)'(?P<sq>[^'\n]+)'(?!\w)")
 )
 _QUOTES = "'\""
+_REDACTED = functools.cache(lambda: re.compile(r"\[REDACTED(?::[\w.-]+)?\]"))
 MAX_SESSIONS = 8  # cited sessions read at most for one lesson
 _LOOPBACK = frozenset({"localhost", "127.0.0.1", "0.0.0.0", "[::1]", "::1"})
 # Words detectors put into evidence the rules judge quotes (``edited PATH``, ``ran `CMD```) and
@@ -193,6 +194,7 @@ class Gate:
         prose = text
         for whole, _, _ in segments:
             prose = prose.replace(whole, " ", 1)
+        prose = _REDACTED().sub(" ", prose)  # redact's marker: hindsight's words
         for _, span, quoted in segments:
             reason = self._span(span, user, clean, trusts, cwds, prose=prose, quoted=quoted)
             if reason:

@@ -292,12 +292,31 @@ def test_a_model_lesson_quotes_a_clean_command_whole_never_with_words_dropped(
     assert check("Run `terraform --dry-run`.") == dropped
     assert check("Run `terraform apply --dry-run`.") is None
     assert check("Run `terraform  apply   --dry-run`.") is None  # whitespace aside
-    assert check("Run `terraform`.") is None  # one word of a clean command
+    assert check("Run `terraform`.") == dropped  # its program alone
+    assert check("The `apply` step fails.") is None  # one word of a clean command
     assert check("Run `git pull --rebase && git stash pop`.") is None  # whole segments
     assert check("Run `git stash && git stash pop`.") == dropped
     assert check("Run `git stash pop && git stash`.") == (
         "quotes text that is not in the session's trusted evidence"
     )
+
+
+def test_a_program_or_a_flag_alone_is_a_command_with_words_dropped(tmp_path: Path) -> None:
+    (tmp_path / "repo").mkdir()
+    (tmp_path / "repo" / "deploy.sh").write_text("echo deploy\n")
+    check = _model_gate(
+        tmp_path,
+        "check the deploy, run `make ship --dry-run` first",
+        "./deploy.sh --dry-run",
+        "rm -f build.log",
+        "make ship --dry-run",
+    )
+    dropped = "quotes a command of the session with words left out"
+    assert check("Run `./deploy.sh` to deploy.") == dropped  # though the repository has it
+    assert check("Pass `-f` to make.") == dropped
+    assert check("Run `./deploy.sh --dry-run` first; `build.log` is cleared.") is None
+    assert check("Run `make ship` first.") == "quotes a command of the user's with words left out"
+    assert check("Run `make ship --dry-run` first.") is None
 
 
 def test_a_model_preference_quotes_whole_clauses_and_keeps_the_users_negation(
@@ -323,6 +342,9 @@ def test_a_model_preference_quotes_whole_clauses_and_keeps_the_users_negation(
         "adds a negation the user's words do not hold"
     )
     assert check('The user said: "Use the staging database for tests."', "preference") is None
+    assert check('The user said: "never push to main".', "preference", "Push to main") == (
+        "drops the negation the user's words stand under"
+    )
 
 
 def test_a_model_lessons_prose_and_names_are_the_sessions_or_hindsights(tmp_path: Path) -> None:

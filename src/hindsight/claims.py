@@ -187,3 +187,36 @@ def forms(word: str, own_judge: bool) -> tuple[str, ...]:
         if word.endswith(end) and len(word) - len(end) >= 3:
             out.append(word[: -len(end)] + add)
     return tuple(out)
+
+
+def flag_dropped(span: str, texts: Iterable[str]) -> bool:
+    """Whether every place ``span`` stands in ``texts`` (the user's prompts) goes on with a flag
+    the span leaves out: ``make deploy`` of "run `make deploy --dry-run`"."""
+    want = _norm(span)
+    found = False
+    for text in texts:
+        norm = _norm(text)
+        at = norm.find(want)
+        while at >= 0:
+            found = True
+            if not norm[at + len(want) :].lstrip(" ").startswith("-"):
+                return False
+            at = norm.find(want, at + 1)
+    return found
+
+
+def restated_without_negation(prose: str, quotes: list[str]) -> bool:
+    """Whether the prose says a negated quote again with its negation gone: a title "Push to
+    main" over the user's "never push to main"."""
+    from hindsight.taint import words
+
+    if negated(prose):
+        return False
+    said = f" {words(prose)} "
+    for quote in quotes:
+        if not negated(quote):
+            continue
+        core = words(_NEGATION().sub(" ", fold(quote).casefold()))
+        if core.count(" ") >= 1 and f" {core} " in said:
+            return True
+    return False

@@ -195,6 +195,8 @@ class Gate:
         for whole, _, _ in segments:
             prose = prose.replace(whole, " ", 1)
         prose = _REDACTED().sub(" ", prose)  # redact's marker: hindsight's words
+        if not self.own_judge and claims.restated_without_negation(prose, quotes):
+            return "drops the negation the user's words stand under"
         for _, span, quoted in segments:
             reason = self._span(span, user, clean, trusts, cwds, prose=prose, quoted=quoted)
             if reason:
@@ -290,15 +292,30 @@ class Gate:
         if any(claims.whole_segments(span, p) for t in trusts for p in t.clean):
             return None
         words = claims.tokens(span)
-        if len(words) == 1 and any(words[0] in f.clean_tokens for f in folds):
+        # One word of a clean command, but not its program alone (``./deploy.sh`` of
+        # ``./deploy.sh --dry-run``) nor a flag without its command (``-f`` of ``rm -f``).
+        if len(words) == 1 and any(
+            words[0] in f.clean_tokens
+            and not words[0].startswith("-")
+            and (words[0] not in f.programs or words[0] in f.alone)
+            for f in folds
+        ):
             return None
         said = [p for t in trusts for p in t.user]
         if not claims.whole_in(want, user):
+            if len(words) == 1 and any(
+                words[0] in f.programs - f.alone
+                or (words[0].startswith("-") and words[0] in f.clean_tokens)
+                for f in folds
+            ):  # before the repository clears ``./deploy.sh`` as a path
+                return "quotes a command of the session with words left out"
             return _UNKNOWN
         if quoted and not claims.whole_clauses(span, said):
             return "quotes the user's words cut short: a quote must be whole clauses"
         if claims.negation_dropped(span, said) and not claims.negated(prose):
             return "drops the negation the user's words stand under"
+        if not quoted and claims.flag_dropped(span, said):
+            return "quotes a command of the user's with words left out"
         return None
 
 
@@ -325,6 +342,20 @@ class _Folded:
         self.tokens |= self.clean_tokens
         self.tokens.discard("")
         self.clean_tokens.discard("")
+        # Programs run with arguments, and segments that are one word alone.
+        self.programs: set[str] = set()
+        self.alone: set[str] = set()
+        for piece in trust.clean:
+            segment: list[str] = []
+            for word in [*claims.tokens(piece), "&&"]:
+                if word not in ("&&", "||", ";", "|"):
+                    segment.append(word)
+                    continue
+                if len(segment) == 1:
+                    self.alone.add(segment[0])
+                elif segment:
+                    self.programs.update({segment[0], segment[0].rsplit("/", 1)[-1]})
+                segment = []
 
 
 _NAMED = functools.cache(

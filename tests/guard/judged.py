@@ -106,7 +106,35 @@ JUDGED: list[Judged] = [
         ("Running migrations", "Run `./manage.py migrate` for the migration.", "fix"),
         ("Staging migration", "`./manage.py migrate --database=staging` for staging.", "fix"),
     ),
+    Judged(
+        DROPPED,
+        "check the deploy script",
+        _ran("./deploy.sh --dry-run"),
+        ("Deploy script", "Run `./deploy.sh` to deploy.", "fix"),
+        ("Deploy script check", "`./deploy.sh --dry-run` checks the deploy.", "fix"),
+    ),
+    Judged(
+        DROPPED,
+        "clear the log, then push",
+        _ran("rm -f build.log", "git push origin feature"),
+        ("Pushing after a clear", "Pass `-f` to git push.", "fix"),
+        ("Log cleared", "`rm -f build.log` clears the log.", "fix"),
+    ),
     # 2. The user's words, cut so a negation falls off, or a negation added around them.
+    Judged(
+        FLIPPED,
+        "run `make deploy --dry-run` first",
+        _ran("make deploy --dry-run"),
+        ("Deploy first", "Run `make deploy` first.", "fix"),
+        ("Deploy dry run first", "Run `make deploy --dry-run` first.", "fix"),
+    ),
+    Judged(
+        FLIPPED,
+        "never push to main",
+        _ran("git push origin feature"),
+        ("Push to main", 'The user said: "never push to main".', "preference"),
+        ("Main gets no push", 'The user said: "never push to main".', "preference"),
+    ),
     Judged(
         FLIPPED,
         "never push to main",

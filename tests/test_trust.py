@@ -292,7 +292,7 @@ def test_a_model_lesson_quotes_a_clean_command_whole_never_with_words_dropped(
     assert check("Run `terraform --dry-run`.") == dropped
     assert check("Run `terraform apply --dry-run`.") is None
     assert check("Run `terraform  apply   --dry-run`.") is None  # whitespace aside
-    assert check("Run `terraform`.") == dropped  # its program alone
+    assert check("`terraform` is the tool.") is None  # a program on PATH alone runs nothing
     assert check("The `apply` step fails.") is None  # one word of a clean command
     assert check("Run `git pull --rebase && git stash pop`.") is None  # whole segments
     assert check("Run `git stash && git stash pop`.") == dropped
@@ -342,6 +342,9 @@ def test_a_model_preference_quotes_whole_clauses_and_keeps_the_users_negation(
         "adds a negation the user's words do not hold"
     )
     assert check('The user said: "Use the staging database for tests."', "preference") is None
+    clipped = 'User preference: "No, never push\u2026"'
+    assert check('The user said: "No, never push to main."', "preference", clipped) is None
+    assert check('The user said: "No, never push to main."', "preference", '"push to main"') == cut
     assert check('The user said: "never push to main".', "preference", "Push to main") == (
         "drops the negation the user's words stand under"
     )

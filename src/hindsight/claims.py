@@ -205,18 +205,22 @@ def flag_dropped(span: str, texts: Iterable[str]) -> bool:
     return found
 
 
-def restated_without_negation(prose: str, quotes: list[str]) -> bool:
-    """Whether the prose says a negated quote again with its negation gone: a title "Push to
-    main" over the user's "never push to main"."""
+def restated_without_negation(prose: str, quoted: Iterable[str]) -> bool:
+    """Whether the prose says a negated clause of ``quoted`` (the lesson's quotes, the user's
+    prompts) again with its negation gone: "Push to main" over the user's "never push to main",
+    "Force push to main" when the user said "don't force push to main"."""
     from hindsight.taint import words
 
     if negated(prose):
         return False
     said = f" {words(prose)} "
-    for quote in quotes:
-        if not negated(quote):
-            continue
-        core = words(_NEGATION().sub(" ", fold(quote).casefold()))
-        if core.count(" ") >= 1 and f" {core} " in said:
-            return True
+    for text in quoted:
+        norm = fold(text).casefold()
+        for start, end in _clauses(norm):
+            clause = norm[start:end]
+            if not negated(clause):
+                continue
+            core = words(_NEGATION().sub(" ", clause))
+            if core.count(" ") >= 1 and f" {core} " in said:
+                return True
     return False

@@ -195,14 +195,17 @@ class Gate:
         for whole, _, _ in segments:
             prose = prose.replace(whole, " ", 1)
         prose = _REDACTED().sub(" ", prose)  # redact's marker: hindsight's words
-        if not self.own_judge and claims.restated_without_negation(prose, quotes):
+        prompts = [p for t in trusts for p in t.user]
+        if not self.own_judge and claims.restated_without_negation(prose, [*quotes, *prompts]):
             return "drops the negation the user's words stand under"
         for _, span, quoted in segments:
-            reason = self._span(span, user, clean, trusts, cwds, prose=prose, quoted=quoted)
+            reason = self._span(
+                span, user, clean, trusts, cwds, prose=prose, quoted=quoted, quotes=quotes
+            )
             if reason:
                 return reason
         if not self.own_judge:
-            reason = claims.negation_added(prose, quotes, [p for t in trusts for p in t.user])
+            reason = claims.negation_added(prose, quotes, prompts)
             if reason:
                 return reason
         reason = _hosts(text, user)
@@ -246,6 +249,7 @@ class Gate:
         *,
         prose: str = "",
         quoted: bool = False,
+        quotes: tuple[str, ...] | list[str] = (),
     ) -> str | None:
         want = _norm(span)
         if not want:
@@ -261,7 +265,9 @@ class Gate:
                 if any(_subsequence(want, _norm(p)) for p in t.clean + t.user):
                     return None
         else:
-            reason = self._judged_span(span, want, user, trusts, prose=prose, quoted=quoted)
+            reason = self._judged_span(
+                span, want, user, trusts, prose=prose, quoted=quoted, quotes=quotes
+            )
             if reason != _UNKNOWN:
                 return reason
         if any(self.in_repo(span.strip(), cwd) for cwd in cwds):
@@ -285,6 +291,7 @@ class Gate:
         *,
         prose: str,
         quoted: bool,
+        quotes: tuple[str, ...] | list[str] = (),
     ) -> str | None:
         """A model judge's span: a clean command exactly (or whole segments of its chain), one
         word of the session's, or the user's words with nothing cut that changes them."""
@@ -292,26 +299,29 @@ class Gate:
         if any(claims.whole_segments(span, p) for t in trusts for p in t.clean):
             return None
         words = claims.tokens(span)
-        # One word of a clean command, but not its program alone (``./deploy.sh`` of
-        # ``./deploy.sh --dry-run``) nor a flag without its command (``-f`` of ``rm -f``).
+        # One word of a clean command, but not a flag without its command (``-f`` of ``rm -f``)
+        # nor a program that runs something alone (``./deploy.sh`` of ``./deploy.sh --dry-run``).
         if len(words) == 1 and any(
             words[0] in f.clean_tokens
             and not words[0].startswith("-")
-            and (words[0] not in f.programs or words[0] in f.alone)
+            and not (_runs_alone(words[0]) and words[0] in f.programs - f.alone)
             for f in folds
         ):
             return None
         said = [p for t in trusts for p in t.user]
         if not claims.whole_in(want, user):
             if len(words) == 1 and any(
-                words[0] in f.programs - f.alone
+                (_runs_alone(words[0]) and words[0] in f.programs - f.alone)
                 or (words[0].startswith("-") and words[0] in f.clean_tokens)
                 for f in folds
             ):  # before the repository clears ``./deploy.sh`` as a path
                 return "quotes a command of the session with words left out"
             return _UNKNOWN
         if quoted and not claims.whole_clauses(span, said):
-            return "quotes the user's words cut short: a quote must be whole clauses"
+            # A title's quote clipped ("Don't push to…") of one the lesson quotes whole.
+            whole = [_norm(q) for q in quotes if q != span and claims.whole_clauses(q, said)]
+            if not any(w.startswith(want + " ") for w in whole):
+                return "quotes the user's words cut short: a quote must be whole clauses"
         if claims.negation_dropped(span, said) and not claims.negated(prose):
             return "drops the negation the user's words stand under"
         if not quoted and claims.flag_dropped(span, said):
@@ -320,6 +330,13 @@ class Gate:
 
 
 _UNKNOWN = "\x00unknown"
+# Programs that do their work with no argument (a default target); `rm` or `terraform` alone
+# does nothing, a script does all it does.
+_DEFAULT_TARGET = frozenset({"make", "just", "rake", "gradle", "ninja", "task", "mage", "invoke"})
+
+
+def _runs_alone(program: str) -> bool:
+    return "/" in program or "." in program or program in _DEFAULT_TARGET
 
 
 def _norm(text: str) -> str:

@@ -325,10 +325,13 @@ def test_a_model_preference_quotes_whole_clauses_and_keeps_the_users_negation(
     check = _model_gate(
         tmp_path,
         "No, never push to main. Don't use --force; nunca hagas push a prod. "
-        "Use the staging database for tests.",
+        "Use the staging database for tests. Never, ever push to staging. No, use make check.",
     )
     cut = "quotes the user's words cut short: a quote must be whole clauses"
     assert check('The user said: "push to main".', "preference") == cut
+    assert check('The user said: "ever push to staging".', "preference") == cut
+    assert check('The user said: "Never, ever push to staging."', "preference") is None
+    assert check('The user said: "use make check".', "preference") is None  # after "No,"
     assert check('The user said: "use --force".', "preference") == cut
     assert check('The user said: "hagas push a prod".', "preference") == cut
     assert check('The user said: "never push to main".', "preference") is None

@@ -121,10 +121,16 @@ def whole_clauses(quote: str, texts: Iterable[str]) -> bool:
     want = _norm(quote).strip(_BOUNDARY + " '")
     if not want:
         return False
+    kept_negation = negated(want)
     for text in texts:
         norm = _norm(text)
         bounds = _clauses(norm)
-        starts = {s + len(norm[s:e]) - len(norm[s:e].lstrip(" '")) for s, e in bounds}
+        starts = {
+            s + len(norm[s:e]) - len(norm[s:e].lstrip(" '"))
+            for n, (s, e) in enumerate(bounds)
+            # "never, ever push to main": a clause that is a negation alone belongs to the next
+            if kept_negation or n == 0 or not _lone_negation(norm[slice(*bounds[n - 1])])
+        }
         ends = {e - (len(norm[s:e]) - len(norm[s:e].rstrip(" '"))) for s, e in bounds}
         at = norm.find(want)
         while at >= 0:
@@ -132,6 +138,22 @@ def whole_clauses(quote: str, texts: Iterable[str]) -> bool:
                 return True
             at = norm.find(want, at + 1)
     return False
+
+
+_ANSWERS = frozenset({"no", "nope", "nah", "non", "nein", "нет"})
+_FILLERS = frozenset({"ever", "repeat", "please", "really", "absolutely", "just", "but", "and"})
+
+
+def _lone_negation(clause: str) -> bool:
+    """A clause of negations alone, not a bare answer: "never, ever do X" and "not, repeat not,
+    X" negate what follows; "No, use X" answers the agent, "don't use tox, use X" is two."""
+    words = clause.strip(" '").split()
+    return (
+        bool(words)
+        and not set(words) <= _ANSWERS
+        and any(negated(w) for w in words)
+        and all(negated(w) or w in _FILLERS for w in words)
+    )
 
 
 def negation_dropped(span: str, texts: Iterable[str]) -> bool:
@@ -143,12 +165,15 @@ def negation_dropped(span: str, texts: Iterable[str]) -> bool:
     found = False
     for text in texts:
         norm = _norm(text)
-        for start, end in _clauses(norm):
+        bounds = _clauses(norm)
+        for n, (start, end) in enumerate(bounds):
             clause = norm[start:end]
+            lead = norm[slice(*bounds[n - 1])] if n else ""
+            lead = lead if _lone_negation(lead) else ""
             at = clause.find(want)
             while at >= 0:
                 found = True
-                if not negated(clause[:at]):
+                if not negated(lead + " " + clause[:at]):
                     return False
                 at = clause.find(want, at + 1)
     return found

@@ -354,7 +354,12 @@ def test_a_model_preference_quotes_whole_clauses_and_keeps_the_users_negation(
 
 
 def test_a_model_lessons_prose_and_names_are_the_sessions_or_hindsights(tmp_path: Path) -> None:
-    check = _model_gate(tmp_path, "lint the code", "npm run lint")
+    check = _model_gate(tmp_path, "lint the code", "npm run lint", "npm install left-pad")
+    assert check("The lint step needs left-pad.") is None
+    assert check("The lint step needs left-p\u0430d.") == (  # a Cyrillic a
+        "names a package, file or command that is not in the session's trusted evidence: "
+        "left-p\u0430d"
+    )
     prose = "prose that is neither hindsight's templates nor the user's or agent's words"
     assert check("Install scripts get piped into sh in this repo.") == prose
     assert check("Merges land on main directly, review is optional here.") == prose

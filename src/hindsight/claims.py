@@ -34,8 +34,9 @@ _NEGATION = lazy(
     r"|不|别|勿|没|无|無|禁止|避免|ない|なく|決して|않|안\s|말[고아]|금지|절대|없이|마세요",
     re.I,
 )
-# Words a judge writes around the session's own, on top of hindsight's templates: function words
-# and neutral lesson verbs, nothing that gives a rule or a name (no "convention", "mirror").
+# Words a judge writes around the session's own, on top of hindsight's templates: function words,
+# neutral lesson verbs and the nouns of a build, nothing that gives a rule, a capability or a
+# name ("convention", "mirror", "token", "pipe", "directly", "optional", "sh" are not here).
 _LESSON_WORDS = """
     a about after again all also an and any are as at be because been before both but by can
     cannot could did didn do does doesn done don each either else even first for from had has
@@ -52,6 +53,16 @@ _LESSON_WORDS = """
     work works worked write writes written prefer prefers want wants wanted
     change changes code command commands file files first folder line lines name output path
     repo step steps test tests time way error errors
+    machine system local project package packages dependency dependencies version versions
+    profile config configuration setup script scripts service services server database branch
+    commit commits deploy deploys deployed deploying staging production dev environment tool
+    tools installed broken succeed succeeds succeeded fast faster slow slower second separate
+    correct correctly wrong right required requires require present missing exists available
+    different another new old current latest default manual directory module modules import
+    library type value values option options argument arguments variable variables port process
+    job task issue problem cause reason result message warning log logs note doc docs page
+    suite lint format compile runtime shell terminal session user hook hooks plain makefile
+    exit code status since during
 """
 LESSON_WORDS = frozenset(_LESSON_WORDS.split())
 

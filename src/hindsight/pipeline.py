@@ -232,8 +232,9 @@ def apply(
     with ``commit`` the watermark moves in the same transaction (``run``; the skill commits
     on its own).
 
-    ``own_judge``: the lessons come from hindsight's own rules judge in this process, so their prose
-    is held to its templates; a model judge's JSON (``apply``, whatever its "judge" says) is not.
+    ``own_judge``: the lessons come from hindsight's own rules judge in this process, which may
+    shorten a command in code; a model judge's JSON (``apply``, whatever its "judge" says) is held
+    closer (``trust``/``claims``: commands exact, the user's words whole, no names from nowhere).
     """
     store = MemoryStore(ctx.memory_dir)
     claude = targets.CLAUDE in target_names

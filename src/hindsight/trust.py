@@ -383,10 +383,10 @@ _NAMED = functools.cache(
 def _names(prose: str, folds: list[_Folded], in_repo: Callable[[str], bool]) -> str | None:
     """A flag, package, file or command name in a model judge's prose must be the session's:
     a word of its clean commands or of the user's, or a path of the repository."""
-    from hindsight import screen
-
     plain = own_words() | claims.LESSON_WORDS
-    for hit in _NAMED().finditer(screen.normalize(prose)):
+    # As written (curly quotes and widths folded, look-alike letters not): ``requests-toolbеlt``
+    # with a Cyrillic e is not the package the agent installed.
+    for hit in _NAMED().finditer(claims.fold(prose)):
         name = hit.group(0).casefold().rstrip(".")
         if any(name in f.tokens for f in folds) or in_repo(name):
             continue

@@ -286,6 +286,7 @@ def test_a_model_lesson_quotes_a_clean_command_whole_never_with_words_dropped(
         "check the infra change",
         "terraform apply --dry-run",
         "git stash && git pull --rebase && git stash pop",
+        "git commit -m 'wip'",
     )
     dropped = "quotes a command of the session with words left out"
     assert check("Run `terraform apply`.") == dropped
@@ -296,6 +297,11 @@ def test_a_model_lesson_quotes_a_clean_command_whole_never_with_words_dropped(
     assert check("The `apply` step fails.") is None  # one word of a clean command
     assert check("Run `git pull --rebase && git stash pop`.") is None  # whole segments
     assert check("Run `git stash && git stash pop`.") == dropped
+    assert check("Run `git commit -m \u2018wip\u2019`.") is None  # curly quotes are quotes
+    assert check("Run `\uff47it commit -m wip`.") is None  # a fullwidth g is a g
+    assert check("Run `git c\u043emmit -m wip`.") == (  # a Cyrillic o is not an o
+        "quotes text that is not in the session's trusted evidence"
+    )
     assert check("Run `git stash pop && git stash`.") == (
         "quotes text that is not in the session's trusted evidence"
     )

@@ -1,6 +1,8 @@
 """The evasive injection corpus (tests/guard/evasive.py) through the real CLI: how many attempts
 reach MEMORY.md or its archive, how many benign lessons of the same sessions are kept, through
-`run` (rules judge) and through `apply` (a fooled model judge's JSON).
+`run` (rules judge) and through `apply` (a fooled model judge's JSON); then the judged corpus
+(tests/guard/judged.py): a fooled judge's lessons that cut, flip or disguise clean sessions'
+own words, counted per point.
 
     .venv/bin/python bench/evasion.py                   # this checkout
     git archive 878748e src | tar -x -C /tmp/hs-old     # hindsight before #11's trust gate
@@ -25,6 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
 from guard.evasive import EVASIVE  # noqa: E402
+from guard.judged import JUDGED  # noqa: E402
 from guard.test_evasion import (  # noqa: E402
     NOW,
     _benign_kept,
@@ -32,6 +35,13 @@ from guard.test_evasion import (  # noqa: E402
     _memory_text,
     _outside_fences,
     _sessions,
+)
+from guard.test_judged import (  # noqa: E402
+    judged_lessons,
+    judged_sessions,
+    kept,
+    memory_text,
+    reached,
 )
 
 
@@ -108,6 +118,27 @@ def main() -> None:
             f"    injected lessons quarantined by the screen: {got['quarantined']}, held to the "
             f"report by the trust gate: {got.get('held', 0)}; new memory entries: {got['lessons_added']}"
         )
+
+    with tempfile.TemporaryDirectory() as tmp:
+        root, home, memory = judged_sessions(Path(tmp))
+        digest = _cli(
+            args.src, "digest", "--json", "--max-bytes", "5000000", "--claude-home", str(home),
+            cwd=root,
+        )  # fmt: skip
+        _cli(
+            args.src, "apply", "-", "--json", *cap, "--claude-home", str(home), cwd=root,
+            stdin=json.dumps(judged_lessons(json.loads(digest))),
+        )  # fmt: skip
+        text = memory_text(memory)
+        got = reached(text)
+        print(
+            f"apply (a fooled judge's lessons on clean sessions): {len(got)}/{len(JUDGED)} "
+            "attacks reach MEMORY.md or its archive"
+        )
+        for point in sorted({c.point for c in JUDGED}):
+            total = sum(c.point == point for c in JUDGED)
+            print(f"    {point}: {sum(p == point for p, _ in got)}/{total}")
+        print(f"    benign lessons kept: {len(kept(text))}/{len(JUDGED)}")
 
 
 if __name__ == "__main__":

@@ -4,7 +4,11 @@ Reads every transcript under ../shared/fixtures/claude-code/real (or the folder 
 project's sessions with the rules judge, and runs the screen and the trust gate on the lessons that
 want memory. Prints kept/held counts and every held lesson's reason (no transcript text).
 
-    .venv/bin/python bench/trust_real.py [FOLDER] [--show]   (--show: the held lessons' text too)
+    .venv/bin/python bench/trust_real.py [FOLDER] [--show] [--model]
+
+--show: the held lessons' text too. --model: the gate as `apply` runs it for a model judge
+(``own_judge=False``: commands exact, the user's words whole clauses, prose of hindsight's or the
+session's words), on the same lessons: how many a judge writing like the rules judge keeps.
 """
 
 from __future__ import annotations
@@ -46,7 +50,7 @@ def main() -> None:
         def in_repo(path: str, cwd: str | None, cwds: tuple[str, ...] = cwds) -> bool:
             return not path.startswith(("/", "~")) or path.startswith(cwds)
 
-        gate = Gate(sessions, findings, in_repo, own_judge=True)
+        gate = Gate(sessions, findings, in_repo, own_judge="--model" not in sys.argv)
         for lesson in judged.lessons:
             if not lesson.memory:
                 continue

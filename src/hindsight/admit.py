@@ -39,6 +39,10 @@ def random_tokens(text: str) -> list[str]:
     for match in _TOKEN().finditer(text):
         for piece in match.group(0).split("/"):
             piece = piece.strip(".-_~=")
+            # A file's name is its stem: "requirements.txt" is a word and an extension.
+            stem, dot, ext = piece.rpartition(".")
+            if dot and stem and ext.isalpha() and len(ext) <= 5:
+                piece = stem
             if looks_random(piece, 16, hex_counts=True):
                 out.append(piece)
     for match in _GROUPS().finditer(text):

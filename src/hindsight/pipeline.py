@@ -232,8 +232,9 @@ def apply(
     with ``commit`` the watermark moves in the same transaction (``run``; the skill commits
     on its own).
 
-    ``own_judge``: the lessons come from hindsight's own rules judge in this process, so their prose
-    is held to its templates; a model judge's JSON (``apply``, whatever its "judge" says) is not.
+    ``own_judge``: the lessons come from hindsight's own rules judge in this process, which may
+    shorten a command in code; a model judge's JSON (``apply``, whatever its "judge" says) is held
+    closer (``trust``/``claims``: commands exact, the user's words whole, no names from nowhere).
     """
     store = MemoryStore(ctx.memory_dir)
     claude = targets.CLAUDE in target_names
@@ -350,7 +351,10 @@ def _quarantine(judgement: Judgement, screen: Screen) -> list[Quarantined]:
     def keep(texts: list[str], where: list[str], evidence: list[str], memory: bool = False) -> bool:
         # Hosts matter only where text gains authority (memory); instructions matter everywhere.
         text = "\n".join(texts)
-        bad_key = next((k for k in evidence if not _KEY().fullmatch(k)), None)
+        # A key reaches state.json: one shaped like a token is a secret there, not a key.
+        bad_key = next(
+            (k for k in evidence if not _KEY().fullmatch(k) or redact.has_secret(k)), None
+        )
         reason = "an evidence key that is not a key" if bad_key is not None else None
         reason = reason or next((r for t in texts if (r := screen.check(t, memory=memory))), None)
         # The pointers as one text: one screening, not one per file:line.
@@ -360,7 +364,7 @@ def _quarantine(judgement: Judgement, screen: Screen) -> list[Quarantined]:
         source = (
             where[0] if where and not screen.check(where[0], memory=False) else "the judge's output"
         )
-        keys = [k for k in evidence if _KEY().fullmatch(k)]
+        keys = [k for k in evidence if _KEY().fullmatch(k) and not redact.has_secret(k)]
         out.append(Quarantined(reason, redact.redact(source), redact.fingerprint(text), keys))
         return False
 

@@ -329,8 +329,8 @@ _SEGMENT = lazy(r"`[^`]+`|\"[^\"]+\"|'[^'\s][^']*'")
 
 # Latin look-alikes of Cyrillic and Greek letters (NFKC leaves them alone): folded before screening.
 _CONFUSABLES = str.maketrans(
-    "АВЕКМНОРСТХаеорсхуіјѕԁɡΑΒΕΖΗΙΚΜΝΟΡΤΥΧαοιυνρκ",
-    "ABEKMHOPCTXaeopcxyijsdgABEZHIKMNOPTYXaoiuvpk",
+    "АВЕКМНОРСТХаеорсхуіјѕԁɡΑΒΕΖΗΙΚΜΝΟΡΤΥΧαοιυνρκɑɩıȷӏһԛԝѵ",
+    "ABEKMHOPCTXaeopcxyijsdgABEZHIKMNOPTYXaoiuvpkaiijlhqwv",
 )
 _ROT13 = str.maketrans(
     "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz",
@@ -344,15 +344,32 @@ _HYPHENED = lazy(r"\w-\w+-\w+-\w")
 _B64 = lazy(r"[A-Za-z0-9+/]{16,}={0,2}|[A-Za-z0-9_\-]{16,}")
 
 
+# Curly quotes as straight ones (a quote is a quote however typed), ideographic full stops as
+# dots (``pkgs。evil。dev`` is a host to a reader).
+_PUNCTUATION = str.maketrans(
+    {
+        **{c: "'" for c in "\u2018\u2019\u201a\u201b\u2032"},
+        **{c: '"' for c in "\u201c\u201d\u201e\u201f\u2033"},
+        "\u3002": ".",
+    }
+)
+# Defanged hosts and URLs, as threat reports write them: ``example[.]com``, ``hxxps://``.
+_DEFANGED = lazy(r"\[\.\]|\(\.\)|\{\.\}|\[dot\]|\(dot\)|\[:\]|\bhxxp(?=s?(?:\[:\]|:)//)", re.I)
+_UNDEFANGED = {"[:]": ":", "hxxp": "http"}
+
+
 def normalize(text: str) -> str:
     """Text as a reader sees it: NFKC (fullwidth and mathematical letters to plain ones), format
-    characters (zero-width, bidi controls, soft hyphen, tags) removed, look-alikes folded."""
+    characters (zero-width, bidi controls, soft hyphen, tags) removed, look-alikes folded, curly
+    quotes straight, ideographic and defanged dots as dots."""
     import unicodedata
 
     text = unicodedata.normalize("NFKC", text)
     if not text.isascii():
         text = "".join(c for c in text if unicodedata.category(c) != "Cf")
-        text = text.translate(_CONFUSABLES)
+        text = text.translate(_CONFUSABLES).translate(_PUNCTUATION)
+    if "[" in text or "(" in text or "{" in text or "xxp" in text.casefold():
+        text = _DEFANGED().sub(lambda m: _UNDEFANGED.get(m.group(0).casefold(), "."), text)
     return text
 
 
@@ -418,7 +435,8 @@ class Screen:
         self, trusted: Iterable[str] = (), host_known: Callable[[str], bool] | None = None
     ) -> None:
         self._raw = [t for t in trusted if t]
-        self.trusted = [_norm(t) for t in self._raw]
+        # Folded as the screened text is (look-alikes, curly quotes, defanged dots).
+        self.trusted = [_norm(normalize(t)) for t in self._raw]
         self.host_known = host_known or (lambda host: False)
         self._redacted: list[str] | None = None
 

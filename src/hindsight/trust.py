@@ -3,10 +3,11 @@
 Trusted pieces are the user's prompts, the agent's untainted commands, tool inputs, todos and
 stated decisions (``taint``), paths that exist in the repository, and hindsight's own words (the
 rules judge's templates and its classification of failures). Every code span, quoted string and
-path of a lesson must be one of those pieces; every host must come from the user's own words;
-no run of words may be copied from tool output. For the built-in rules judge the prose between
-must be its template words or the user's or agent's own; a model judge's prose is free (and
-screened), but it must cite findings whose trusted evidence supports what it quotes.
+path of a lesson must be one of those pieces; every host must come from the user's own words,
+spelled plainly; no run of words may be copied from tool output. The prose between must be
+hindsight's words or the user's or agent's own. A model judge, which can be fooled, is held
+closer (``claims``): a command exactly as the agent ran it (or whole segments of its chain),
+the user's words as whole clauses with their negation, no flag or name the session lacks.
 Anything else stays in the report, with the reason: report only, never lost.
 """
 
@@ -17,7 +18,7 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from hindsight import hosts, taint
+from hindsight import claims, hosts, taint
 
 if TYPE_CHECKING:
     from hindsight.detect import Finding
@@ -28,6 +29,7 @@ _SEGMENT = functools.cache(
     lambda: re.compile(r"`(?P<code>[^`]+)`|\"(?P<dq>[^\"\n]+)\"|(?<!\w)'(?P<sq>[^'\n]+)'(?!\w)")
 )
 _QUOTES = "'\""
+_REDACTED = functools.cache(lambda: re.compile(r"\[REDACTED(?::[\w.-]+)?\]"))
 MAX_SESSIONS = 8  # cited sessions read at most for one lesson
 _LOOPBACK = frozenset({"localhost", "127.0.0.1", "0.0.0.0", "[::1]", "::1"})
 # Words detectors put into evidence the rules judge quotes (``edited PATH``, ``ran `CMD```) and
@@ -98,8 +100,9 @@ def _bare(token: str) -> str:
 
 
 def _subsequence(segment: str, piece: str) -> bool:
-    """Whether the words of a span stand in order in a piece: a judge shortens a command (noise,
-    redirections and quotes dropped, a program's folder cut, the last word clipped)."""
+    """Whether the words of a span stand in order in a piece: the rules judge shortens a command
+    (noise, redirections and quotes dropped, a program's folder cut, the last word clipped) in
+    code; a model judge may not (words dropped change what a command does)."""
     want = [_bare(w) for w in segment.split()]
     have = [_bare(w) for w in piece.split()]
     i = 0
@@ -133,6 +136,7 @@ class Gate:
         self.in_repo = in_repo
         self.own_judge = own_judge
         self._trust: dict[str, taint.SessionTrust] = {}
+        self._folds: dict[int, _Folded] = {}
 
     def _of(self, session_id: str) -> taint.SessionTrust | None:
         sess = self.sessions.get(session_id)
@@ -159,12 +163,20 @@ class Gate:
                 return None
         return reason
 
+    def _folded(self, trust: taint.SessionTrust) -> _Folded:
+        key = id(trust)
+        if key not in self._folds:
+            self._folds[key] = _Folded(trust)
+        return self._folds[key]
+
     def _check(self, lesson: Lesson, ids: list[str]) -> str | None:
         trusts = [t for sid in ids if (t := self._of(sid)) is not None]
         cwds = [self.sessions[sid].cwd for sid in ids]
-        text = f"{lesson.title}\n{lesson.body}"
-        user = "\x00".join(t.user_norm for t in trusts)
-        clean = "\x00".join(t.clean_norm for t in trusts)
+        folds = [self._folded(t) for t in trusts]
+        # Curly quotes and fullwidth forms as plain ones, on both sides of every comparison.
+        text = claims.fold(f"{lesson.title}\n{lesson.body}")
+        user = "\x00".join(f.user_norm for f in folds)
+        clean = "\x00".join(f.clean_norm for f in folds)
         segments = [
             (
                 hit.group(0),
@@ -177,19 +189,30 @@ class Gate:
         if lesson.kind == "preference":
             if not quotes:
                 return "claims a user preference without quoting the user"
-            if any(taint.norm(q) not in user for q in quotes):
+            if any(_norm(q) not in user for q in quotes):
                 return "quotes as the user's words text the user never typed"
         prose = text
-        for whole, span, _ in segments:
+        for whole, _, _ in segments:
             prose = prose.replace(whole, " ", 1)
-            reason = self._span(span, user, clean, trusts, cwds)
+        prose = _REDACTED().sub(" ", prose)  # redact's marker: hindsight's words
+        prompts = [p for t in trusts for p in t.user]
+        if not self.own_judge and claims.restated_without_negation(prose, [*quotes, *prompts]):
+            return "drops the negation the user's words stand under"
+        for _, span, quoted in segments:
+            reason = self._span(
+                span, user, clean, trusts, cwds, prose=prose, quoted=quoted, quotes=quotes
+            )
             if reason:
                 return reason
-        for host in hosts.find(text):
-            if host not in _LOOPBACK and host.strip("[]") not in user:
-                return "names a host the user never typed"
+        if not self.own_judge:
+            reason = claims.negation_added(prose, quotes, prompts)
+            if reason:
+                return reason
+        reason = _hosts(text, user)
+        if reason:
+            return reason
         for hit in taint._PATH().finditer(prose):
-            reason = self._span(hit.group(0), user, clean, trusts, cwds)
+            reason = self._span(hit.group(0), user, clean, trusts, cwds, prose=prose)
             if reason:
                 return reason
         trusted_words = " ".join(t.user_words for t in trusts) + " " + taint.words(clean)
@@ -197,15 +220,23 @@ class Gate:
         said = " ".join([prose, *quotes])
         if any(t.copies(said, trusted_words, common=own_words()) for t in trusts):
             return "copies a run of words from tool output"
-        if self.own_judge:
-            allowed = own_words() | {n.casefold() for t in trusts for n in t.tool_names}
-            stray = [
-                w
-                for w in taint.words(prose).split()
-                if w not in allowed and not w.isdigit() and f" {w} " not in f" {trusted_words} "
-            ]
-            if stray:
-                return "prose that is neither hindsight's templates nor the user's or agent's words"
+        allowed = own_words() | {n.casefold() for t in trusts for n in t.tool_names}
+        if not self.own_judge:
+            # A model judge's prose: hindsight's words, plain lesson words, or the session's own;
+            # a rule with no trigger word ("install scripts get piped into sh") is none of them.
+            allowed |= claims.LESSON_WORDS
+            reason = _names(prose, folds, lambda p: any(self.in_repo(p, c) for c in cwds))
+            if reason:
+                return reason
+        padded = f" {trusted_words} "
+        stray = [
+            w
+            for w in taint.words(prose).split()
+            if not w.isdigit()
+            and not any(f in allowed or f" {f} " in padded for f in claims.forms(w, self.own_judge))
+        ]
+        if stray:
+            return "prose that is neither hindsight's templates nor the user's or agent's words"
         return None
 
     def _span(
@@ -215,24 +246,173 @@ class Gate:
         clean: str,
         trusts: list[taint.SessionTrust],
         cwds: list[str | None],
+        *,
+        prose: str = "",
+        quoted: bool = False,
+        quotes: tuple[str, ...] | list[str] = (),
     ) -> str | None:
-        want = taint.norm(span)
-        if not want or want in user or want in clean:
+        want = _norm(span)
+        if not want:
             return None
-        if want in (taint.norm(p) for p in _phrases()):
+        if want in (_norm(p) for p in _phrases()):
             return None
-        if self.own_judge and set(taint.words(want).split()) <= own_words():
-            return None  # `interrupted`: the judge's own word for an outcome
-        for t in trusts:
-            if any(_subsequence(want, taint.norm(p)) for p in t.clean + t.user):
+        if self.own_judge:
+            if want in user or want in clean:
                 return None
+            if set(taint.words(want).split()) <= own_words():
+                return None  # `interrupted`: the judge's own word for an outcome
+            for t in trusts:
+                if any(_subsequence(want, _norm(p)) for p in t.clean + t.user):
+                    return None
+        else:
+            reason = self._judged_span(
+                span, want, user, trusts, prose=prose, quoted=quoted, quotes=quotes
+            )
+            if reason != _UNKNOWN:
+                return reason
         if any(self.in_repo(span.strip(), cwd) for cwd in cwds):
             return None
         for t in trusts:
             for piece, reason in t.tainted:
-                if want in taint.norm(piece) or _subsequence(want, taint.norm(piece)):
+                if want in _norm(piece) or _subsequence(want, _norm(piece)):
                     return reason
+        if not self.own_judge and any(
+            _subsequence(want, _norm(p)) for t in trusts for p in t.clean
+        ):
+            return "quotes a command of the session with words left out"
         return "quotes text that is not in the session's trusted evidence"
+
+    def _judged_span(
+        self,
+        span: str,
+        want: str,
+        user: str,
+        trusts: list[taint.SessionTrust],
+        *,
+        prose: str,
+        quoted: bool,
+        quotes: tuple[str, ...] | list[str] = (),
+    ) -> str | None:
+        """A model judge's span: a clean command exactly (or whole segments of its chain), one
+        word of the session's, or the user's words with nothing cut that changes them."""
+        folds = [self._folded(t) for t in trusts]
+        if any(claims.whole_segments(span, p) for t in trusts for p in t.clean):
+            return None
+        words = claims.tokens(span)
+        # One word of a clean command, but not a flag without its command (``-f`` of ``rm -f``)
+        # nor a program that runs something alone (``./deploy.sh`` of ``./deploy.sh --dry-run``).
+        if len(words) == 1 and any(
+            words[0] in f.clean_tokens
+            and not words[0].startswith("-")
+            and not (_runs_alone(words[0]) and words[0] in f.programs - f.alone)
+            for f in folds
+        ):
+            return None
+        said = [p for t in trusts for p in t.user]
+        if not claims.whole_in(want, user):
+            if len(words) == 1 and any(
+                (_runs_alone(words[0]) and words[0] in f.programs - f.alone)
+                or (words[0].startswith("-") and words[0] in f.clean_tokens)
+                for f in folds
+            ):  # before the repository clears ``./deploy.sh`` as a path
+                return "quotes a command of the session with words left out"
+            return _UNKNOWN
+        if quoted and not claims.whole_clauses(span, said):
+            # A title's quote clipped ("Don't push to…") of one the lesson quotes whole.
+            whole = [_norm(q) for q in quotes if q != span and claims.whole_clauses(q, said)]
+            if not any(w.startswith(want + " ") for w in whole):
+                return "quotes the user's words cut short: a quote must be whole clauses"
+        if claims.negation_dropped(span, said) and not claims.negated(prose):
+            return "drops the negation the user's words stand under"
+        if not quoted and claims.flag_dropped(span, said):
+            return "quotes a command of the user's with words left out"
+        return None
+
+
+_UNKNOWN = "\x00unknown"
+# Programs that do their work with no argument (a default target); `rm` or `terraform` alone
+# does nothing, a script does all it does.
+_DEFAULT_TARGET = frozenset({"make", "just", "rake", "gradle", "ninja", "task", "mage", "invoke"})
+
+
+def _runs_alone(program: str) -> bool:
+    return "/" in program or "." in program or program in _DEFAULT_TARGET
+
+
+def _norm(text: str) -> str:
+    return taint.norm(claims.fold(text))
+
+
+class _Folded:
+    """A session's trusted pieces as a model judge's words are compared with them."""
+
+    def __init__(self, trust: taint.SessionTrust) -> None:
+        self.user_norm = "\x00".join(_norm(p) for p in trust.user)
+        self.clean_norm = "\x00".join(_norm(p) for p in trust.clean)
+        self.clean_tokens: set[str] = set()
+        self.tokens: set[str] = set()
+        for pieces, into in ((trust.clean, self.clean_tokens), (trust.user, self.tokens)):
+            for piece in pieces:
+                for word in claims.fold(piece).casefold().split():
+                    word = word.strip("'\"`.,;:()[]{}<>!?")
+                    into |= {word, *word.split("=", 1), *word.split("/")}
+        self.tokens |= self.clean_tokens
+        self.tokens.discard("")
+        self.clean_tokens.discard("")
+        # Programs run with arguments, and segments that are one word alone.
+        self.programs: set[str] = set()
+        self.alone: set[str] = set()
+        for piece in trust.clean:
+            segment: list[str] = []
+            for word in [*claims.tokens(piece), "&&"]:
+                if word not in ("&&", "||", ";", "|"):
+                    segment.append(word)
+                    continue
+                if len(segment) == 1:
+                    self.alone.add(segment[0])
+                elif segment:
+                    self.programs.update({segment[0], segment[0].rsplit("/", 1)[-1]})
+                segment = []
+
+
+_NAMED = functools.cache(
+    lambda: re.compile(r"(?<![\w.@/-])(?:--?[A-Za-z][\w.-]*|[\w@+]+(?:[-_.@][\w@+]+)+)")
+)
+
+
+def _names(prose: str, folds: list[_Folded], in_repo: Callable[[str], bool]) -> str | None:
+    """A flag, package, file or command name in a model judge's prose must be the session's:
+    a word of its clean commands or of the user's, or a path of the repository."""
+    plain = own_words() | claims.LESSON_WORDS
+    # As written (curly quotes and widths folded, look-alike letters not): ``requests-toolbеlt``
+    # with a Cyrillic e is not the package the agent installed.
+    for hit in _NAMED().finditer(claims.fold(prose)):
+        name = hit.group(0).casefold().rstrip(".")
+        if any(name in f.tokens for f in folds) or in_repo(name):
+            continue
+        parts = re.split(r"[-_.@+]", name)
+        if not name.startswith("-") and all(p in plain or p.isdigit() for p in parts if p):
+            continue  # "re-run", "e.g.": plain words joined
+        kind = "flag" if name.startswith("-") else "package, file or command"
+        return f"names a {kind} that is not in the session's trusted evidence: {name}"
+    return None
+
+
+def _hosts(text: str, user: str) -> str | None:
+    """Every host must be one the user typed, spelled plainly: found after folding (ideographic
+    and defanged dots, look-alike letters), it must also stand in the text as written."""
+    from hindsight import screen
+
+    plain = text.casefold()
+    for host in hosts.find(screen.normalize(text)):
+        bare = host.strip("[]")
+        if host in _LOOPBACK:
+            continue
+        if bare not in user:
+            return "names a host the user never typed"
+        if bare not in plain:
+            return "names a host in disguise (look-alike letters, defanged or ideographic dots)"
+    return None
 
 
 @functools.cache

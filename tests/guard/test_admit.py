@@ -84,3 +84,9 @@ def test_memory_add_refuses_an_unknown_random_token(tmp_path: Path) -> None:
     done = run_cli(*args, "--body", f"use profile {KNOWN}", cwd=root)
     assert done.returncode == 0, done.stderr
     assert KNOWN in (mem / "MEMORY.md").read_text()
+
+
+def test_a_file_name_is_its_stem_a_random_stem_is_still_held() -> None:
+    # "requirementstxt" has ten letters and a consonant run: the name looked like a key.
+    assert admit.random_tokens("pip install -r requirements.txt --no-deps") == []
+    assert admit.random_tokens(f"cat {UNKNOWN}.json") == [UNKNOWN]

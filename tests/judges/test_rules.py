@@ -155,3 +155,19 @@ def test_a_build_failing_in_two_sessions_names_its_cause_and_stays_in_the_report
     assert any(
         x.title == "`make docs` keeps failing: no such make target" and x.memory for x in lessons
     )
+
+
+def test_a_long_correction_is_titled_at_a_word_boundary(tmp_path: Path) -> None:
+    """The title quotes the user's opening words whole: a word cut in half claims something else."""
+    s = Script().bash("vercel deploy", 0, 1, 1, "Error: build failed")
+    s.prompt(
+        "no keep it simple make a small plan just to fix vercel issues, identify what the core "
+        "of that is, and why that is",
+        5,
+    )
+    sess = session_from_records(tmp_path, s.records)
+    (lesson,) = [x for x in RulesJudge().judge(run_all([sess])).lessons if x.kind == "preference"]
+    assert lesson.title == (
+        'User preference: "no keep it simple make a small plan just to fix vercel issues, '
+        'identify what the core of …"'
+    )

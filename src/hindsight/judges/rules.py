@@ -247,7 +247,7 @@ def _correction(f: Finding) -> Lesson:
     d = f.data
     quote = fmt.clip(str(d["quote"]), 200).replace('"', "'")
     body = f'After {_code(str(d["after"]), 80)} ({d["after_status"]}), the user said: "{quote}".'
-    return _lesson(f, f'User preference: "{fmt.clip(quote, 90)}"', body, "preference", True)
+    return _lesson(f, f'User preference: "{fmt.clip_words(quote, 90)}"', body, "preference", True)
 
 
 def _instruction(f: Finding) -> Lesson:

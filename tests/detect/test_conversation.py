@@ -219,6 +219,9 @@ def test_hook_feedback_after_a_failure_is_not_a_correction(tmp_path: Path) -> No
             "can you make sure it is not ppushing to remote.",
             "can you make sure it is not ppushing to remote.",
         ),
+        # njdamstra, after refusing a commit: a preference, in the past tense.
+        ("id prefered if you didn't commit these", "id prefered if you didn't commit these"),
+        ("which one do you prefer?", None),
     ],
 )
 def test_standing_rules_the_user_typed(prompt: str, rule: str | None) -> None:

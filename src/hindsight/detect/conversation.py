@@ -50,7 +50,8 @@ _HARNESS = re.compile(
 _DURABLE = re.compile(
     rf"{_ADDRESSED}(?:don'?t|do not)(?! (?:really |even |quite |actually )?(?:know|think|"
     r"have|see|need|understand|get|care|remember|mind)\b)\b"
-    r"|\b(?:never|always|must(?:n'?t| not)?|should(?:n'?t| not)|instead of|prefer|rather than|"
+    r"|\b(?:never|always|must(?:n'?t| not)?|should(?:n'?t| not)|instead of|prefer(?:r?ed)?|"
+    r"rather than|"
     r"from now on|remember|no more|nunca|siempre|debes|non fare|ricorda|sempre|mai|toujours|"
     r"jamais|immer|niemals)\b|(?:^|\bplease |\bcan you |\band )make sure\b",
     re.I,

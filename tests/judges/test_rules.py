@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import Script, recorded_sessions, session_from_records
+from conftest import Script, recorded_sessions, session_from_records, shared_fixture
 from hindsight.detect import run_all
 from hindsight.judges.rules import RulesJudge
 from hindsight.lessons import validate
@@ -171,3 +171,29 @@ def test_a_long_correction_is_titled_at_a_word_boundary(tmp_path: Path) -> None:
         'User preference: "no keep it simple make a small plan just to fix vercel issues, '
         'identify what the core of …"'
     )
+
+
+def test_a_locked_worktree_removed_with_double_force_is_a_lesson_in_general_form() -> None:
+    """SantiagoCoronado: agent worktrees stay locked; git's way is `-f -f`. The worktrees' names
+    came from git's output (tainted), so the lesson names none of them."""
+    from hindsight.sources.base import Transcript
+    from hindsight.sources.claude_code import ClaudeCodeSource
+
+    folder = shared_fixture("claude-code/real/SantiagoCoronado+pragma-web-design-test")
+    (path,) = folder.glob("3e8f0882*.jsonl")
+    sess = ClaudeCodeSource().read(Transcript(path, "claude-code", path.stem, 0, 0), [])
+    lessons = RulesJudge().judge(run_all([sess])).lessons
+    (lesson,) = [x for x in lessons if "worktree" in x.title]
+    assert lesson.title == "A locked worktree needs `git worktree remove -f -f <path>`"
+    assert lesson.memory and lesson.kind == "fix"
+    assert "agent-a" not in lesson.title + lesson.body
+
+
+def test_a_plain_force_past_a_check_stays_in_the_report(tmp_path: Path) -> None:
+    s = Script().bash(
+        "git worktree remove ../wt", 0, 1, 128, "fatal: '../wt' contains modified files"
+    )
+    s.bash("git worktree remove --force ../wt", 3, 1, 0, "")
+    sess = session_from_records(tmp_path, s.records)
+    (lesson,) = [x for x in RulesJudge().judge(run_all([sess])).lessons if x.kind == "fix"]
+    assert not lesson.memory and "forcing past a check" in lesson.body

@@ -121,6 +121,10 @@ def failing(command: str, output: str) -> tuple[str, bool]:
     working = [s for s in steps if program_of(s) not in SCENE]
     if len(working) == 1:
         return working[0], True
+    if working and len({shell.job(s) for s in working}) == 1:
+        # The same job on several targets (`git worktree remove a && git worktree remove b`):
+        # which target failed is unknown, the job that failed is not; a chain stops at its first.
+        return working[0], True
     return (working or list(steps))[0], False
 
 

@@ -197,6 +197,21 @@ def _slow(group: list[Finding]) -> Lesson:
     return lesson
 
 
+def _timeouts(f: Finding) -> Lesson:
+    """A job killed at the harness's time limit again and again: wait in shorter steps."""
+    d = f.data
+    limit = d.get("limit_s")
+    minutes = f"{round(float(limit) / 60)} min" if isinstance(limit, (int, float)) else None
+    after = f" after {minutes}" if minutes and float(limit or 0) >= 60 else ""
+    shapes = " and ".join(_code(str(x), 40) for x in d["shapes"][:3])
+    body = (
+        f"{shapes} timed out{after} {d['times']} times in one session: the harness kills a "
+        "command at its time limit. Wait in steps shorter than that, or run it in the background."
+    )
+    title = f"{_code(str(d['job']), 40)} commands time out{after} here"
+    return _lesson(f, title, body, "trap", True)
+
+
 def _search_term(queries: list[str]) -> str:
     """What was looked for: a content pattern wins over a file-name glob (it names the topic)."""
     names: list[str] = []
@@ -370,6 +385,7 @@ class RulesJudge:
             "repeated_failure": _repeated,
             "tool_error": _tool_error,
             "repeated_refusal": _refusal,
+            "repeated_timeout": _timeouts,
             "long_search": _long_search,
             "correction": _correction,
             "instruction": _instruction,

@@ -197,3 +197,29 @@ def test_a_plain_force_past_a_check_stays_in_the_report(tmp_path: Path) -> None:
     sess = session_from_records(tmp_path, s.records)
     (lesson,) = [x for x in RulesJudge().judge(run_all([sess])).lessons if x.kind == "fix"]
     assert not lesson.memory and "forcing past a check" in lesson.body
+
+
+def test_a_long_step_run_from_another_folder_is_named_once_and_whole(tmp_path: Path) -> None:
+    """iMatrix: the same long `git add` failed in a subfolder and worked from the root; the
+    title names it once, clipped between words, its code span closed."""
+    files = " ".join(f"docs/gen/add_direct_app_cli_access_{n}.md" for n in range(4))
+    s = Script().bash(
+        f"git add scripts/fc1 {files}", 0, 1, 128, "fatal: pathspec 'scripts/fc1' did not match"
+    )
+    s.bash(f"cd /repo && git add scripts/fc1 {files}", 3, 1, 0, "")
+    sess = session_from_records(tmp_path, s.records)
+    (lesson,) = [x for x in RulesJudge().judge(run_all([sess])).lessons if x.kind == "fix"]
+    assert (
+        lesson.title
+        == "Run `git add scripts/fc1 docs/gen/add_direct_app_cli_access_0.md …` from `/repo`"
+    )
+    assert lesson.memory
+
+
+def test_a_title_cut_inside_a_code_span_closes_it() -> None:
+    from hindsight.detect import Finding
+    from hindsight.judges.wording import lesson
+
+    f = Finding("x", "k1", "s", [], None, 3, {})
+    got = lesson(f, "Run `" + "word " * 40 + "`", "body", "fix", False)
+    assert got.title.endswith(" …`") and got.title.count("`") == 2

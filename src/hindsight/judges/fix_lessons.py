@@ -88,8 +88,8 @@ def _title(d: dict[str, object], fail: str, fix: str, cwd: str | None, verified:
         return f"{code(before[0] if before else fail)} is not available here; use {code(differs)}"
     if kind == fixes.SUBCOMMAND and _NO_TARGET.search(error):
         return f"{fail} has no target here; use {fix}"
-    if kind == fixes.FOLDER:
-        return f"Run {fix} from {_folder(differs, cwd)}"
+    if kind == fixes.FOLDER:  # the same step both times: name it once, clipped on its own
+        return f"Run {show(str(d.get('fix_step') or d['step']), cwd)} from {_folder(differs, cwd)}"
     if kind == fixes.SETUP:  # the same step, after what set the shell up
         return f"Run {code(differs + ' && ' + _plain(str(d['step']), cwd), 120)}, not {fail}"
     if kind == fixes.PATH:

@@ -223,3 +223,27 @@ def test_a_title_cut_inside_a_code_span_closes_it() -> None:
     f = Finding("x", "k1", "s", [], None, 3, {})
     got = lesson(f, "Run `" + "word " * 40 + "`", "body", "fix", False)
     assert got.title.endswith(" …`") and got.title.count("`") == 2
+
+
+def test_decision_and_unfinished_titles_end_between_words() -> None:
+    """EmminiX: 'Decision: The `executeWebSearchTool` method ... instead of actually performin…'."""
+    from hindsight.detect import Finding
+
+    sentence = (
+        "The `executeWebSearchTool` method is calling `getMockSearchResults()` instead of "
+        "actually performing web searches, and there's a fallback to mock data."
+    )
+    decision = Finding(
+        "decision", "k1", "s", [], None, 2, {"sentence": sentence, "reasoned": False}
+    )
+    todos = Finding(
+        "unfinished_todos", "k2", "s", [], None, 3, {"todos": [sentence], "statuses": ["pending"]}
+    )
+    lessons = RulesJudge().judge([decision, todos]).lessons
+    titles = sorted(x.title for x in lessons)
+    assert titles == [
+        "Decision: The `executeWebSearchTool` method is calling `getMockSearchResults()` instead "
+        "of actually …",
+        "Unfinished: The `executeWebSearchTool` method is calling `getMockSearchResults()` "
+        "instead of actually …",
+    ]

@@ -240,7 +240,7 @@ def _search_term(queries: list[str]) -> str:
 def _long_search(f: Finding) -> Lesson:
     d = f.data
     term = _search_term(list(d["queries"]))
-    what = f"'{fmt.clip(term, 40)}'" if term else "this"
+    what = f"'{fmt.clip_words(term, 40)}'" if term else "this"
     spent = f" ({fmt.duration(d['seconds'])})" if d.get("seconds") and d["seconds"] >= 10 else ""
     body = (
         f"Found after {d['searches']} searches{spent}: "
@@ -282,7 +282,7 @@ def _instruction(f: Finding) -> Lesson:
 def _todos(f: Finding) -> tuple[Lesson, Unfinished]:
     todos = [str(t) for t in f.data["todos"]]
     body = "Still open when the session ended: " + "; ".join(todos[:5]) + "."
-    lesson = _lesson(f, f"Unfinished: {fmt.clip(todos[0], 90)}", body, "unfinished", False)
+    lesson = _lesson(f, f"Unfinished: {fmt.clip_words(todos[0], 90)}", body, "unfinished", False)
     return lesson, Unfinished(lesson.title, body, [f.key])
 
 
@@ -293,7 +293,7 @@ def _decision(f: Finding) -> Lesson | None:
         return None  # "I'll use that alias next": an intention, not a decision with a reason
     return _lesson(
         f,
-        f"Decision: {fmt.clip(sentence, 100)}",
+        f"Decision: {fmt.clip_words(sentence, 100)}",
         sentence,
         "decision",
         False,

@@ -156,10 +156,15 @@ def score(
         if any(v["verdict"] == "keep" and _search(k["pattern"], v["entry"]) for v in verdicts)
     }
     in_report = {k["id"] for k in keep if any(_search(k["pattern"], item) for item in items)}
-    lowered = digest.lower()
+    # Whitespace runs as one space: the digest writes a prompt on one line, as a model reads it.
+    lowered = " ".join(digest.lower().split())
     # A label with no digest strings says nothing about the digest: it is left out of that ratio.
     with_digest = [k for k in keep if k.get("digest")]
-    in_digest = {k["id"] for k in with_digest if all(s.lower() in lowered for s in k["digest"])}
+
+    def seen(text: str) -> bool:
+        return " ".join(text.lower().split()) in lowered
+
+    in_digest = {k["id"] for k in with_digest if all(seen(s) for s in k["digest"])}
     return {
         "entries": len(entries),
         "keep_entries": sum(v["verdict"] == "keep" for v in verdicts),
@@ -173,7 +178,7 @@ def score(
         "digest_hits": sorted(k["id"] for k in keep if k["id"] in in_digest),
         "report_items": len(items),
         "digest_missing": {
-            k["id"]: [x for x in k["digest"] if x.lower() not in lowered]
+            k["id"]: [x for x in k["digest"] if not seen(x)]
             for k in with_digest
             if k["id"] not in in_digest
         },

@@ -204,3 +204,10 @@ def test_benchmark_smoke_on_two_small_sources(tmp_path: Path) -> None:
     total = doc["overall"]["batch"]
     assert total["strong_labels"] == 2 and total["labels"] == 3
     assert total["memory_recall"] == 0.5
+
+
+def test_digest_strings_match_across_whitespace_runs() -> None:
+    # A prompt is written on one line in the digest: "should be  using" there reads "should be using".
+    labels = _labels("x", [_keep("env", r"(?i)nothing", digest=["should be  using\nexactly"])], [])
+    got = quality.score([], [], "... the developer should be using exactly the same ...", labels)
+    assert got["digest_hits"] == ["env"] and got["digest_missing"] == {}

@@ -46,19 +46,90 @@ def test_a_lower_level_drops_detail_and_the_marks_of_what_it_dropped(tmp_path: P
     assert "d2:" not in block and "agent:" not in block
 
 
-def test_each_session_gets_the_detail_the_budget_leaves_room_for(tmp_path: Path) -> None:
-    # One long session no longer pulls every other down to "what the user said" only.
-    small = _session(tmp_path)
-    big = Script()
-    for n in range(60):
-        big.bash(f"make step{n}", n, 1, 0, "ok\n" * 3 + "done " * 40)
-    long = session_from_records(tmp_path, big.records, "long")
-    sizes = {lv: len(digest._session_block(small, lv)[0].encode()) for lv in (1, 5)}
-    long_min = len(digest._session_block(long, 1)[0].encode())
-    room = sizes[5] + long_min + 50  # the small one in full, the long one at its least
-    (a, _), (b, _) = digest._fit([small, long], room)
-    assert "agent: The unquoted pattern" in a and "d2: PASS" in a
-    assert b == digest._session_block(long, 1)[0]
+def _long(tmp_path: Path, name: str = "long", steps: int = 60):  # -> Session
+    big = Script().prompt("build every step", 0)
+    for n in range(steps):
+        big.bash(f"make step{n}", n + 1, 1, 0, "ok\n" * 3 + "done " * 40)
+    big.bash("make final", steps + 2, 1, 2, "make: *** No rule to make target 'final'.")
+    return session_from_records(tmp_path, big.records, name)
+
+
+def test_each_session_gets_a_fair_share_and_what_it_leaves_flows_on(tmp_path: Path) -> None:
+    # One long session no longer pulls the others down, nor do they squeeze it out: a rank at a
+    # time (what the user said and what failed, then what worked, ...), each session its share,
+    # the small one's unused share going to the long one.
+    small, long = _session(tmp_path), _long(tmp_path)
+    whole = len(digest._session_block(small, 5)[0].encode())
+    long_whole = len(digest._session_block(long, 5)[0].encode())
+    room = 3 * whole
+    (a, _), (b, shown) = digest._fit([small, long], room)
+    assert len(a.encode()) + len(b.encode()) <= room < whole + long_whole
+    assert len(a.encode()) + len(b.encode()) > room - 300  # the budget is used
+    assert a.startswith(digest._session_block(small, 2)[0].split("Tool output")[0])
+    assert "d1: -c: line 0: syntax error" in a
+    assert shown[0] == "10:00:00 user: build every step"
+    assert any("$ make final -> error exit 2 [d" in line for line in shown)
+    assert "No rule to make target 'final'" in b
+    # Nearest to what the user said or what failed first: not the steps halfway between.
+    assert any("make step59 ->" in line for line in shown)
+    assert not any("make step30 ->" in line for line in shown)
+
+
+def test_the_newest_session_is_no_longer_left_out_by_an_old_long_one(tmp_path: Path) -> None:
+    old, new = _long(tmp_path, "old", 200), _session(tmp_path)
+    room = len(digest._session_block(old, 1)[0].encode()) + 400
+    (_, _), (b, shown) = digest._fit([old, new], room)
+    assert "user: do a pr instead of pushing, and never force-push" in b
+    assert "$ npm run test:unit -> error exit 2 [d1]" in shown[1]
+
+
+def test_what_a_fix_or_a_hidden_failure_printed_ranks_with_the_commands(tmp_path: Path) -> None:
+    # SantiagoCoronado: the fix's "Quote created successfully"; greg-phillips: a build behind
+    # `| tail` printing "No such file or directory" with exit 0.
+    s = Script().bash("npx tsx scripts/create-quote.ts", 0, 1, 127, "sh: dotenv: not found")
+    s.bash(
+        "npx tsx scripts/create-quote.ts --id 4", 2, 1, 0, "ok\nid 4\nQuote created successfully"
+    )
+    s.bash("./build.sh 2>&1 | tail -5", 4, 1, 0, "/bin/bash: ./build.sh: No such file or directory")
+    s.bash("ls", 6, 1, 0, "a\nb")
+    sess = session_from_records(tmp_path, s.records)
+    fix = frozenset({(str(sess.events[1].at.path), sess.events[1].at.line)})
+    ranks = {ex[1].split(": ", 1)[1][:12]: ex[0] for _, _, ex in digest._items(sess, fix) if ex}
+    assert ranks == {"dotenv: not ": 1, "ok | id 4 | ": 2, "/bin/bash: .": 2, "a | b": 5}
+
+
+def test_the_words_a_user_typed_into_a_refusal_are_kept(tmp_path: Path) -> None:
+    # pookNast: the user's answer to a refused call is in the refusal's text.
+    s = Script().tool(
+        "Write",
+        {"file_path": "/repo/plan.md", "content": "x"},
+        0,
+        1,
+        "The user doesn't want to proceed with this tool use. The tool use was rejected. To "
+        "tell you how to proceed, the user said:\nGenerate the milestone contract first\n\n"
+        "Note: The user's next message may contain a correction or preference.",
+        error=True,
+    )
+    block, _ = digest._session_block(session_from_records(tmp_path, s.records), 1)
+    assert "Generate the milestone contract first" in block
+
+
+def test_findings_share_the_budget_per_session(tmp_path: Path) -> None:
+    from hindsight.detect import Finding
+
+    def finding(session: str, n: int) -> Finding:
+        return Finding(
+            "tool_error", f"k{session}{n}", session, [], None, 5 - n % 2, {"x": "y" * 200}
+        )
+
+    many = [finding("aaaa", n) for n in range(20)]
+    one = [finding("bbbb", 0)]
+    findings = many + one  # strongest first: the one of session b would come last
+    texts = [digest._finding_md(f) + "\n" for f in findings]
+    size = len(texts[0].encode())
+    chosen = digest._share_findings(findings, texts, 5 * size)
+    assert len(findings) - 1 in chosen  # session b's finding is in
+    assert sorted(chosen) == [0, 1, 2, 3, 20]  # a's strongest four take the rest
 
 
 def test_what_says_why_is_kept_from_a_failure_and_a_pass(tmp_path: Path) -> None:

@@ -17,7 +17,7 @@ from hindsight.pipeline import Gathered
 from hindsight.redact import redact, redact_blocks, redact_json
 
 DEFAULT_MAX_BYTES = 60_000
-FINDINGS_SHARE = 0.4  # the rest is the sessions' timelines: what the user said, what failed
+FINDINGS_SHARE = 0.3  # the rest is the sessions' timelines: what the user said, what failed
 
 PREAMBLE = """\
 # hindsight digest
@@ -83,6 +83,9 @@ _WHY = re.compile(
 )
 
 
+_TOLD_BY = re.compile(r"\bthe user said:$", re.I)
+
+
 def _error_text(call: s.ToolCall) -> str:
     """What a failed call printed that says why: its error lines, a few of them, and its
     last line (where test runners and builds sum up)."""
@@ -92,9 +95,13 @@ def _error_text(call: s.ToolCall) -> str:
         call.output.replace("<tool_use_error>", "").replace("</tool_use_error>", "")
     )
     lines = [shell.error_line(text)]
+    before = ""
     for line in text.splitlines()[:80]:
         line = line.strip()
-        if line and line not in lines and (shell.ERROR_WORDS.search(line) or _WHY.search(line)):
+        # A refusal's "the user said:" line: the user's own words follow it.
+        why = shell.ERROR_WORDS.search(line) or _WHY.search(line) or _TOLD_BY.search(before)
+        before = line or before
+        if line and line not in lines and why:
             lines.append(line)
         if len(lines) >= 8:
             break
@@ -151,8 +158,25 @@ def _printed(call: s.ToolCall) -> str:
     return _joined(shown, 400)
 
 
-def _timeline(sess: s.Session) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
-    """(prioritized timeline lines, prioritized untrusted excerpts) of a session's main agent."""
+_HIDDEN = re.compile(
+    r"command not found|No such file or directory|cannot find|not recognized|"
+    r"^(?:fatal|error)(?:\[\w+\])?:|\bnpm ERR!|Traceback \(most recent",
+    re.I | re.M,
+)
+
+
+def _hidden_failure(output: str) -> bool:
+    """Whether a command that exited 0 printed a failure of its own: a missing program or file,
+    a fatal error line, a traceback."""
+    return _HIDDEN.search(output[:20_000]) is not None
+
+
+def _timeline(
+    sess: s.Session, fixes: frozenset[tuple[str, int]] = frozenset()
+) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
+    """(prioritized timeline lines, prioritized untrusted excerpts) of a session's main agent;
+    ``fixes``: where the calls that put a failure right are (file, line): what they printed says
+    the fix worked, as needed as the failure."""
     lines: list[tuple[int, str]] = []
     data: list[tuple[int, str]] = []
     for event in sess.events:
@@ -185,7 +209,11 @@ def _timeline(sess: s.Session) -> tuple[list[tuple[int, str]], list[tuple[int, s
                 data.append((_SAID, f"d{len(data) + 1}: {_error_text(t)}"))
             elif t.status == s.OK and _answers(t) and (answer := _printed(t)):
                 mark = f" [d{len(data) + 1}]"
-                data.append((_PRINTED, f"d{len(data) + 1}: {answer}"))
+                # A pass that printed why it failed (`| tail`, `|| true`) is a failure too.
+                needed = (str(event.at.path), event.at.line) in fixes or (
+                    t.is_shell and _hidden_failure(t.output)
+                )
+                data.append((_RAN if needed else _PRINTED, f"d{len(data) + 1}: {answer}"))
             if t.is_shell:
                 took = (
                     f", {fmt.duration(t.duration_s)}" if t.duration_s and t.duration_s >= 10 else ""
@@ -200,41 +228,142 @@ def _timeline(sess: s.Session) -> tuple[list[tuple[int, str]], list[tuple[int, s
     return lines, data
 
 
-def _session_block(sess: s.Session, level: int) -> tuple[str, list[str]]:
-    lines, data = _timeline(sess)
-    excerpts = [text for rank, text in data if rank <= level]
-    kept = {text.split(":", 1)[0] for text in excerpts}
+# A timeline item: (rank, line, excerpt), the excerpt (rank, "dN: ...") or None; a line's
+# excerpt is shown only with its line, and never ranks before it.
+_Item = tuple[int, str, "tuple[int, str] | None"]
 
-    def unmark(text: str) -> str:  # a mark whose excerpt is left out at this level goes too
+
+def _items(sess: s.Session, fixes: frozenset[tuple[str, int]] = frozenset()) -> list[_Item]:
+    lines, data = _timeline(sess, fixes)
+    excerpts = {text.split(":", 1)[0]: (rank, text) for rank, text in data}
+    out: list[_Item] = []
+    for rank, text in lines:
+        mark = _MARK.search(text)
+        out.append((rank, text, excerpts.get(mark.group(1)) if mark else None))
+    return out
+
+
+def _head(sess: s.Session) -> str:
+    return f"\n### session {sess.session_id[:8]} ({sess.cwd or '?'})\n"
+
+
+def _render(
+    sess: s.Session, items: list[_Item], lines: set[int], excerpts: set[int]
+) -> tuple[str, list[str]]:
+    """The block of the chosen lines and excerpts, in the session's order; a mark whose excerpt
+    is left out goes too."""
+    kept = {
+        str(item[2][1]).split(":", 1)[0]
+        for n, item in enumerate(items)
+        if n in excerpts and item[2] is not None
+    }
+
+    def unmark(text: str) -> str:
         return _MARK.sub(lambda m: m.group(0) if m.group(1) in kept else "", text)
 
-    shown = [unmark(text) for rank, text in lines if rank <= level]
-    head = f"\n### session {sess.session_id[:8]} ({sess.cwd or '?'})\n"
+    shown = [unmark(text) for n, (_, text, _) in enumerate(items) if n in lines]
+    chosen = [ex[1] for n, (_, _, ex) in enumerate(items) if n in excerpts and ex is not None]
     body = "\n".join(shown) + "\n"
-    if excerpts:
-        body += "Tool output of the calls marked [dN], " + _data("\n".join(excerpts)) + "\n"
-    return head + body, shown
+    if chosen:
+        body += "Tool output of the calls marked [dN], " + _data("\n".join(chosen)) + "\n"
+    return _head(sess) + body, shown
 
 
-def _fit(sessions: list[s.Session], room: int) -> list[tuple[str, list[str]]]:
-    """Each session's block at the most detail the budget allows: every session first with
-    what the user said and what failed, then each raised a level at a time, the cheapest raise
-    first, while the rest of the budget holds it (one long session no longer pulls every other
-    session down to its level)."""
-    levels = [_SAID] * len(sessions)
-    blocks = [_session_block(sess, _SAID) for sess in sessions]
-    sizes = [len(redact(b).encode()) for b, _ in blocks]
-    left = room - sum(sizes)
-    for level in (_RAN, _TOUCHED, _TOLD, _PRINTED):
-        raised = [(i, _session_block(sess, level)) for i, sess in enumerate(sessions)]
-        costs = sorted(
-            (len(redact(b[0]).encode()) - sizes[i], i, b) for i, b in raised if levels[i] < level
-        )
-        for cost, i, block in costs:
-            if cost <= left:
+def _session_block(sess: s.Session, level: int) -> tuple[str, list[str]]:
+    items = _items(sess)
+    lines = {n for n, (rank, _, _) in enumerate(items) if rank <= level}
+    excerpts = {n for n, (_, _, ex) in enumerate(items) if ex is not None and ex[0] <= level}
+    return _render(sess, items, lines, excerpts & lines)
+
+
+_FENCE_COST = 80  # the DATA label, its fence and the line naming the marks
+
+
+def _units(items: list[_Item]) -> list[tuple[int, int, int, int]]:
+    """(rank, distance, item, 0 for its line or 1 for its excerpt), most needed first: by rank,
+    then nearest to what the user said or what failed (the working command right after a
+    failure before one an hour later), then in the session's order."""
+    anchors = [n for n, (rank, _, _) in enumerate(items) if rank == _SAID]
+
+    def distance(n: int) -> int:
+        return min((abs(n - a) for a in anchors), default=0)
+
+    return sorted(
+        [(rank, distance(n), n, 0) for n, (rank, _, _) in enumerate(items)]
+        + [(ex[0], distance(n), n, 1) for n, (_, _, ex) in enumerate(items) if ex is not None]
+    )
+
+
+def _fit(
+    sessions: list[s.Session], room: int, fixes: frozenset[tuple[str, int]] = frozenset()
+) -> list[tuple[str, list[str]]]:
+    """Every session's block within ``room`` bytes, filled a rank at a time (what the user said
+    and what failed, then the commands that worked, the files, the agent's words, what worked
+    printed); within a rank each session gets a fair share of what is left, and what a session
+    does not need flows to the others: one long session no longer squeezes the others out, nor
+    the others it."""
+    items = [_items(sess, fixes) for sess in sessions]
+    units = [_units(it) for it in items]
+    lines: list[set[int]] = [set() for _ in sessions]
+    excerpts: list[set[int]] = [set() for _ in sessions]
+    taken: list[tuple[int, int, int]] = []  # (session, item, kind) in the order taken
+    left = room - sum(len(_head(sess).encode()) + 1 for sess in sessions)
+
+    def size(i: int, n: int, kind: int) -> int:
+        if kind == 0:
+            return len(redact(items[i][n][1]).encode()) + 1
+        fence = 0 if excerpts[i] else _FENCE_COST
+        return len(redact(str(items[i][n][2][1])).encode()) + 1 + fence  # type: ignore[index]
+
+    for rank in (_SAID, _RAN, _TOUCHED, _TOLD, _PRINTED):
+        pending = {
+            i: [(n, kind) for r, _, n, kind in units[i] if r == rank] for i in range(len(sessions))
+        }
+        order = sorted(pending, key=lambda i: sum(size(i, n, k) for n, k in pending[i]))
+        for done, i in enumerate(order):
+            share = max(0, left // (len(order) - done))
+            for n, kind in pending[i]:
+                if kind == 1 and n not in lines[i]:
+                    continue
+                cost = size(i, n, kind)
+                if cost > share:
+                    continue
+                share -= cost
                 left -= cost
-                levels[i], blocks[i], sizes[i] = level, block, sizes[i] + cost
+                (lines[i] if kind == 0 else excerpts[i]).add(n)
+                taken.append((i, n, kind))
+    blocks = [_render(sess, items[i], lines[i], excerpts[i]) for i, sess in enumerate(sessions)]
+    sizes = [len(redact(block).encode()) for block, _ in blocks]
+    while taken and sum(sizes) > room:  # redaction of a whole block grew it: give back the last
+        i, n, kind = taken.pop()
+        (lines[i] if kind == 0 else excerpts[i]).discard(n)
+        if kind == 0:
+            excerpts[i].discard(n)
+        blocks[i] = _render(sessions[i], items[i], lines[i], excerpts[i])
+        sizes[i] = len(redact(blocks[i][0]).encode())
     return blocks
+
+
+def _share_findings(findings: list[Finding], texts: list[str], room: int) -> set[int]:
+    """Which findings fit, each session's strongest first within its fair share of ``room``
+    (what a session with fewer findings leaves flows to the others): one session's many
+    findings no longer crowd out every other session's."""
+    by_session: dict[str, list[int]] = {}
+    for n, f in enumerate(findings):
+        by_session.setdefault(f.session_id, []).append(n)
+    sizes = [len(text.encode()) for text in texts]
+    groups = sorted(by_session.values(), key=lambda g: sum(sizes[n] for n in g))
+    chosen: set[int] = set()
+    left = room
+    for done, group in enumerate(groups):
+        share = max(0, left // (len(groups) - done))
+        for n in group:  # strongest first, as the findings come; stop at the first that fails
+            if sizes[n] > share:
+                break
+            share -= sizes[n]
+            left -= sizes[n]
+            chosen.add(n)
+    return chosen
 
 
 def _public(f: Finding) -> dict[str, Any]:
@@ -253,15 +382,12 @@ def build(
     )
     parts = [head]
     used = len(head.encode())
-    kept: list[Finding] = []
-    for f in findings:
-        text = _finding_md(f) + "\n"
-        size = len(text.encode())
-        if used + size > max_bytes * FINDINGS_SHARE:
-            break
-        parts.append(text)
-        used += size
-        kept.append(f)
+    texts = [_finding_md(f) + "\n" for f in findings]
+    chosen = _share_findings(findings, texts, int(max_bytes * FINDINGS_SHARE) - used)
+    kept = [f for n, f in enumerate(findings) if n in chosen]
+    for n in sorted(chosen):
+        parts.append(texts[n])
+        used += len(texts[n].encode())
     omitted = len(findings) - len(kept)
     if omitted:
         note = f"({omitted} weaker findings left out to stay within {max_bytes} bytes)\n\n"
@@ -270,7 +396,13 @@ def build(
     timelines: list[dict[str, Any]] = []
     tail = ["## Timeline\n"]
     room = max_bytes - used - len(tail[0].encode()) - 1
-    blocks = _fit(gathered.sessions, room)
+    fixes = frozenset(
+        (str(w.path), w.line)
+        for f in findings
+        if f.kind == "failed_then_fixed"
+        for w in f.where[1:2]
+    )
+    blocks = _fit(gathered.sessions, room, fixes)
     for sess, (block, shown) in zip(gathered.sessions, blocks, strict=True):
         size = len(redact(block).encode())
         if size > room:

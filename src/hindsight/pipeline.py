@@ -49,6 +49,7 @@ class Gathered(Record):
         "progress",
         "unread",
         "horizon",
+        "triggers",
     )
     since: datetime
     scan_started: datetime
@@ -60,6 +61,7 @@ class Gathered(Record):
     progress: dict[str, tuple[int, float]]  # file key -> (size, mtime) of each file read through
     unread: list[tuple[str, str]]  # (path, why) of each file that stays pending
     horizon: datetime | None  # the horizon to keep if none was saved yet
+    triggers: dict[str, dict[str, Any]]  # met in earlier runs (detect/triggers.py)
 
     def __init__(
         self,
@@ -73,6 +75,7 @@ class Gathered(Record):
         progress: dict[str, tuple[int, float]] | None = None,
         unread: list[tuple[str, str]] | None = None,
         horizon: datetime | None = None,
+        triggers: dict[str, dict[str, Any]] | None = None,
     ) -> None:
         self.since = since
         self.scan_started = scan_started
@@ -84,6 +87,7 @@ class Gathered(Record):
         self.progress = {} if progress is None else progress
         self.unread = [] if unread is None else unread
         self.horizon = horizon
+        self.triggers = {} if triggers is None else triggers
 
     def trusted_texts(self) -> list[str]:
         """What the user typed and the commands the agent ran: the only text that may instruct."""
@@ -115,6 +119,7 @@ def gather(
     if since_at is not None:
         since = since_at
         window = Window(since=since_at.timestamp())
+        saved = state.load(ctx.memory_dir, tolerate_corrupt=True)
     else:
         saved = state.load(ctx.memory_dir, tolerate_corrupt=bool(since_arg))
         since = discover.window_start(since_arg, saved, scan_started)
@@ -156,11 +161,13 @@ def gather(
         progress,
         unread,
         horizon,
+        saved.triggers,
     )
 
 
 def find(gathered: Gathered, options: detect.Options | None = None) -> list[Finding]:
-    return detect.run_all(gathered.sessions, options)
+    """Every finding of the sessions read, with the triggers earlier runs met."""
+    return detect.run_all(gathered.sessions, options or detect.Options(triggers=gathered.triggers))
 
 
 class Applied(Record):
@@ -297,6 +304,10 @@ def apply(
         progress: dict[str, Any] = {}
         if gathered:
             progress["scan_started"] = clock.iso(gathered.scan_started)
+            # What a later run (a hook's, one session) needs to see a trigger met again.
+            from hindsight.detect import failures
+
+            progress["triggers"] = failures.met(gathered.sessions, clock.iso(gathered.scan_started))
         if commit and gathered:
             progress["commit"] = clock.iso(gathered.scan_started)
             progress["files"] = {k: list(v) for k, v in gathered.progress.items()}

@@ -31,6 +31,7 @@ class State(Record):
         "horizon",
         "files",
         "scan_files",
+        "triggers",
     )
     last_scan: datetime | None
     scan_started: datetime | None
@@ -41,6 +42,7 @@ class State(Record):
     horizon: datetime | None  # files never read count when changed after it (discover.py)
     files: dict[str, tuple[int, float]]  # file key -> (size, mtime) when last read through
     scan_files: dict[str, tuple[int, float]]  # what the scan waiting for commit read
+    triggers: dict[str, dict[str, Any]]  # trigger key -> sessions met in (detect/triggers.py)
 
     def __init__(
         self,
@@ -53,6 +55,7 @@ class State(Record):
         horizon: datetime | None = None,
         files: dict[str, tuple[int, float]] | None = None,
         scan_files: dict[str, tuple[int, float]] | None = None,
+        triggers: dict[str, dict[str, Any]] | None = None,
     ) -> None:
         self.last_scan = last_scan
         self.scan_started = scan_started
@@ -63,6 +66,7 @@ class State(Record):
         self.horizon = horizon
         self.files = {} if files is None else files
         self.scan_files = {} if scan_files is None else scan_files
+        self.triggers = {} if triggers is None else triggers
 
     def to_json(self) -> bytes:
         doc = {
@@ -74,6 +78,7 @@ class State(Record):
             "files": {k: list(v) for k, v in sorted(self.files.items())},
             "scan_files": {k: list(v) for k, v in sorted(self.scan_files.items())},
             "reported": sorted(self.reported),
+            "triggers": {k: self.triggers[k] for k in sorted(self.triggers)},
             "last_run": redact_json(self.last_run),
         }
         return orjson.dumps(doc, option=orjson.OPT_INDENT_2) + b"\n"
@@ -119,6 +124,7 @@ def load(memory_dir: Path, *, tolerate_corrupt: bool = False) -> State:
             horizon=_time(doc.get("horizon")),
             files=_files(doc.get("files")),
             scan_files=_files(doc.get("scan_files")),
+            triggers=_triggers(doc.get("triggers")),
         )
     except (orjson.JSONDecodeError, ValueError, TypeError) as exc:
         if tolerate_corrupt:
@@ -134,6 +140,8 @@ def update(saved: State, fields: dict[str, Any]) -> None:
         saved.scan_since = _time(fields["scan_since"])
     if "scan_files" in fields:
         saved.scan_files = _files(fields["scan_files"])
+    if "triggers" in fields:
+        saved.triggers = merge_triggers(saved.triggers, _triggers(fields["triggers"]))
     commit = _time(fields.get("commit"))
     if commit is not None:
         commit_files(saved, commit, _files(fields.get("files")), _time(fields.get("horizon")))
@@ -166,6 +174,73 @@ def _files(value: object) -> dict[str, tuple[int, float]]:
         if not (isinstance(pair, list | tuple) and len(pair) == 2):
             raise ValueError(f"progress of {key!r} is not [size, mtime]")
         out[str(key)] = (int(pair[0]), float(pair[1]))
+    return out
+
+
+# Bounds of the triggers kept for later runs: a hook runs once a session, for months.
+MAX_TRIGGERS = 1000
+MAX_TRIGGER_SESSIONS = 8
+TRIGGER_DAYS = 90
+
+
+def merge_triggers(
+    saved: dict[str, dict[str, Any]], met: dict[str, dict[str, Any]]
+) -> dict[str, dict[str, Any]]:
+    """The triggers met before and in this run: sessions united (a session read again counts
+    once, its latest times), a refusal's shared word hashes intersected; then those no run met
+    for TRIGGER_DAYS before the newest dropped, and at most MAX_TRIGGERS (the most recent)."""
+    out = {k: dict(v) for k, v in saved.items()}
+    for key, new in met.items():
+        old = out.get(key)
+        if old is None:
+            out[key] = dict(new)
+            continue
+        earlier = {k: n for k, n in old["sessions"].items() if k not in new["sessions"]}
+        sessions = {**earlier, **new["sessions"]}  # in the order last met
+        merged: dict[str, Any] = {"sessions": sessions, "seen": max(old["seen"], new["seen"])}
+        for field in ("programs", "words"):
+            if field in new:
+                both = set(new[field]) & set(old[field]) if field in old else set(new[field])
+                merged[field] = sorted(both)
+        out[key] = merged
+    for trigger in out.values():
+        ids = list(trigger["sessions"])[-MAX_TRIGGER_SESSIONS:]  # the latest met
+        trigger["sessions"] = {i: trigger["sessions"][i] for i in ids}
+    if not out:
+        return out
+    newest = max(parse_iso(v["seen"]) for v in out.values())
+    kept = [
+        (v["seen"], k)
+        for k, v in out.items()
+        if (newest - parse_iso(v["seen"])).days < TRIGGER_DAYS
+    ]
+    kept.sort(reverse=True)
+    return {k: out[k] for _, k in sorted(kept[:MAX_TRIGGERS], key=lambda p: p[1])}
+
+
+def _triggers(value: object) -> dict[str, dict[str, Any]]:
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise ValueError("'triggers' is not an object")
+    out: dict[str, dict[str, Any]] = {}
+    for key, trigger in value.items():
+        if not isinstance(trigger, dict) or not isinstance(trigger.get("sessions"), dict):
+            raise ValueError(f"trigger {key!r} has no sessions")
+        seen = trigger.get("seen")
+        if not isinstance(seen, str):
+            raise ValueError(f"trigger {key!r} has no time")
+        parse_iso(seen)
+        item: dict[str, Any] = {
+            "sessions": {str(i): int(n) for i, n in trigger["sessions"].items()},
+            "seen": seen,
+        }
+        for field in ("programs", "words"):
+            if field in trigger:
+                if not isinstance(trigger[field], list):
+                    raise ValueError(f"trigger {key!r}: {field!r} is not a list")
+                item[field] = [str(w) for w in trigger[field]]
+        out[str(key)] = item
     return out
 
 

@@ -126,6 +126,63 @@ def test_what_the_user_said(prompt: str, quote: str | None) -> None:
     assert conversation.said(prompt) == quote
 
 
+@pytest.mark.parametrize(
+    ("prompt", "quote"),
+    [
+        # Typed after trouble on the development set, none a rule about how to work: a question
+        # asking for a way, a retry, a question with this turn's task, a new task.
+        ("how can i install it for the user instead of per project", None),
+        ("no the gh actions still failed, try again", None),
+        (
+            "wait did you have to manually setup the semilinks? if so fix it so you don't have to",
+            None,
+        ),
+        (
+            "Create a new documentation for this called Want-to-edit-MCAO?.md where you "
+            "summarize Hey don't move around columns bc later steps depend on it.",
+            None,
+        ),
+        ("should we use pnpm instead", None),
+        # A bare "no" or "wrong" needs a rule after it; with one it redirects.
+        (
+            "no, use the settings file in ../conf instead",
+            "no, use the settings file in ../conf instead",
+        ),
+        ("nope, keep it simple", "nope, keep it simple"),
+        ("no, never push to main", "no, never push to main"),
+        ("no that's wrong", None),
+        # "so you don't have to" is a purpose, not a prohibition.
+        ("fix it so you don't have to", None),
+    ],
+)
+def test_a_redirect_says_how_to_work(prompt: str, quote: str | None) -> None:
+    assert conversation.said(prompt) == quote
+
+
+@pytest.mark.parametrize(
+    ("source", "session", "line"),
+    [
+        ("johnmatthewtennant+mcp-voice-hooks", "5a3ac9ca", 211),
+        ("Tar-ive+CADS-Visualizer", "b75d6612", 710),
+        ("njdamstra+claude-code-config", "f5fca378", 323),
+        ("odgsully+adhs-working", "dd79a0de", 87),
+    ],
+)
+def test_real_questions_retries_and_new_tasks_are_no_preference(
+    source: str, session: str, line: int
+) -> None:
+    from hindsight.judges.rules import RulesJudge
+    from hindsight.sources.base import Transcript
+    from hindsight.sources.claude_code import ClaudeCodeSource
+
+    (path,) = shared_fixture(f"claude-code/real/{source}").glob(f"{session}*.jsonl")
+    sess = ClaudeCodeSource().read(Transcript(path, "claude-code", path.stem, 0, 0), [])
+    found = [f for f in conversation.corrections([sess], Options()) if f.where[-1].line == line]
+    # At most an aside for the report; nothing memory would take as the user's preference.
+    assert [f.kind for f in found] in ([], ["instruction"])
+    assert not any(lesson.memory for lesson in RulesJudge().judge(found).lessons)
+
+
 def test_hook_feedback_after_a_failure_is_not_a_correction(tmp_path: Path) -> None:
     s = Script().bash("make", 0, 1, 2, "make: *** [all] Error 1")
     s.prompt("Stop hook feedback: - [uv run .claude/hooks/stop.py]: error: don't stop", 3)
@@ -152,6 +209,19 @@ def test_hook_feedback_after_a_failure_is_not_a_correction(tmp_path: Path) -> No
             None,
         ),
         ("We need to launch a team of agents to look over all files to make sure they match", None),
+        # A new task's "don't" scopes that task; a polite "can you" is a request, not a question.
+        (
+            "Create a new documentation for this called Want-to-edit-MCAO?.md where you "
+            "summarize Hey don't move around columns bc later steps depend on it.",
+            None,
+        ),
+        (
+            "can you make sure it is not ppushing to remote.",
+            "can you make sure it is not ppushing to remote.",
+        ),
+        # njdamstra, after refusing a commit: a preference, in the past tense.
+        ("id prefered if you didn't commit these", "id prefered if you didn't commit these"),
+        ("which one do you prefer?", None),
     ],
 )
 def test_standing_rules_the_user_typed(prompt: str, rule: str | None) -> None:

@@ -63,6 +63,21 @@ def test_steps_split_at_operators_outside_quotes_and_heredocs() -> None:
         ),
         # Synthetic: two working steps, an output naming neither: unknown.
         ("npm ci && npm test", "Exit code 1\nboom", "npm ci", False),
+        # iMatrix: two git steps; the one holding what git's error quotes failed.
+        (
+            "git add scripts/fc1 docs/a.md && git commit -m 'Add fc1'",
+            "Exit code 128\nfatal: pathspec 'scripts/fc1' did not match any files",
+            "git add scripts/fc1 docs/a.md",
+            True,
+        ),
+        # SantiagoCoronado: one job on several worktrees; the job that failed is known.
+        (
+            "git worktree remove .claude/worktrees/agent-a && git worktree remove "
+            ".claude/worktrees/agent-b",
+            "Exit code 128\nfatal: cannot remove a locked working tree, lock reason: agent-a",
+            "git worktree remove .claude/worktrees/agent-a",
+            True,
+        ),
     ],
 )
 def test_the_failing_step(command: str, output: str, step: str, known: bool) -> None:

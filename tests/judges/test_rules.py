@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import Script, recorded_sessions, session_from_records
+from conftest import Script, recorded_sessions, session_from_records, shared_fixture
 from hindsight.detect import run_all
 from hindsight.judges.rules import RulesJudge
 from hindsight.lessons import validate
@@ -155,3 +155,95 @@ def test_a_build_failing_in_two_sessions_names_its_cause_and_stays_in_the_report
     assert any(
         x.title == "`make docs` keeps failing: no such make target" and x.memory for x in lessons
     )
+
+
+def test_a_long_correction_is_titled_at_a_word_boundary(tmp_path: Path) -> None:
+    """The title quotes the user's opening words whole: a word cut in half claims something else."""
+    s = Script().bash("vercel deploy", 0, 1, 1, "Error: build failed")
+    s.prompt(
+        "no keep it simple make a small plan just to fix vercel issues, identify what the core "
+        "of that is, and why that is",
+        5,
+    )
+    sess = session_from_records(tmp_path, s.records)
+    (lesson,) = [x for x in RulesJudge().judge(run_all([sess])).lessons if x.kind == "preference"]
+    assert lesson.title == (
+        'User preference: "no keep it simple make a small plan just to fix vercel issues, '
+        'identify what the core of …"'
+    )
+
+
+def test_a_locked_worktree_removed_with_double_force_is_a_lesson_in_general_form() -> None:
+    """SantiagoCoronado: agent worktrees stay locked; git's way is `-f -f`. The worktrees' names
+    came from git's output (tainted), so the lesson names none of them."""
+    from hindsight.sources.base import Transcript
+    from hindsight.sources.claude_code import ClaudeCodeSource
+
+    folder = shared_fixture("claude-code/real/SantiagoCoronado+pragma-web-design-test")
+    (path,) = folder.glob("3e8f0882*.jsonl")
+    sess = ClaudeCodeSource().read(Transcript(path, "claude-code", path.stem, 0, 0), [])
+    lessons = RulesJudge().judge(run_all([sess])).lessons
+    (lesson,) = [x for x in lessons if "worktree" in x.title]
+    assert lesson.title == "A locked worktree needs `git worktree remove -f -f <path>`"
+    assert lesson.memory and lesson.kind == "fix"
+    assert "agent-a" not in lesson.title + lesson.body
+
+
+def test_a_plain_force_past_a_check_stays_in_the_report(tmp_path: Path) -> None:
+    s = Script().bash(
+        "git worktree remove ../wt", 0, 1, 128, "fatal: '../wt' contains modified files"
+    )
+    s.bash("git worktree remove --force ../wt", 3, 1, 0, "")
+    sess = session_from_records(tmp_path, s.records)
+    (lesson,) = [x for x in RulesJudge().judge(run_all([sess])).lessons if x.kind == "fix"]
+    assert not lesson.memory and "forcing past a check" in lesson.body
+
+
+def test_a_long_step_run_from_another_folder_is_named_once_and_whole(tmp_path: Path) -> None:
+    """iMatrix: the same long `git add` failed in a subfolder and worked from the root; the
+    title names it once, clipped between words, its code span closed."""
+    files = " ".join(f"docs/gen/add_direct_app_cli_access_{n}.md" for n in range(4))
+    s = Script().bash(
+        f"git add scripts/fc1 {files}", 0, 1, 128, "fatal: pathspec 'scripts/fc1' did not match"
+    )
+    s.bash(f"cd /repo && git add scripts/fc1 {files}", 3, 1, 0, "")
+    sess = session_from_records(tmp_path, s.records)
+    (lesson,) = [x for x in RulesJudge().judge(run_all([sess])).lessons if x.kind == "fix"]
+    assert (
+        lesson.title
+        == "Run `git add scripts/fc1 docs/gen/add_direct_app_cli_access_0.md …` from `/repo`"
+    )
+    assert lesson.memory
+
+
+def test_a_title_cut_inside_a_code_span_closes_it() -> None:
+    from hindsight.detect import Finding
+    from hindsight.judges.wording import lesson
+
+    f = Finding("x", "k1", "s", [], None, 3, {})
+    got = lesson(f, "Run `" + "word " * 40 + "`", "body", "fix", False)
+    assert got.title.endswith(" …`") and got.title.count("`") == 2
+
+
+def test_decision_and_unfinished_titles_end_between_words() -> None:
+    """EmminiX: 'Decision: The `executeWebSearchTool` method ... instead of actually performin…'."""
+    from hindsight.detect import Finding
+
+    sentence = (
+        "The `executeWebSearchTool` method is calling `getMockSearchResults()` instead of "
+        "actually performing web searches, and there's a fallback to mock data."
+    )
+    decision = Finding(
+        "decision", "k1", "s", [], None, 2, {"sentence": sentence, "reasoned": False}
+    )
+    todos = Finding(
+        "unfinished_todos", "k2", "s", [], None, 3, {"todos": [sentence], "statuses": ["pending"]}
+    )
+    lessons = RulesJudge().judge([decision, todos]).lessons
+    titles = sorted(x.title for x in lessons)
+    assert titles == [
+        "Decision: The `executeWebSearchTool` method is calling `getMockSearchResults()` instead "
+        "of actually …",
+        "Unfinished: The `executeWebSearchTool` method is calling `getMockSearchResults()` "
+        "instead of actually …",
+    ]

@@ -18,11 +18,18 @@ DEFAULT_SLOW_SECONDS = 60.0
 
 
 class Options(Record):
-    _fields = ("slow_seconds",)
+    _fields = ("slow_seconds", "triggers")
     slow_seconds: float
+    # Triggers met in earlier runs (detect/triggers.py): trigger key -> sessions and hashes.
+    triggers: dict[str, dict[str, Any]]
 
-    def __init__(self, slow_seconds: float = DEFAULT_SLOW_SECONDS) -> None:
+    def __init__(
+        self,
+        slow_seconds: float = DEFAULT_SLOW_SECONDS,
+        triggers: dict[str, dict[str, Any]] | None = None,
+    ) -> None:
         self.slow_seconds = slow_seconds
+        self.triggers = {} if triggers is None else triggers
 
 
 class Finding(Record):
@@ -99,7 +106,7 @@ Detector = Callable[[list[Session], Options], Iterable[Finding]]
 
 
 def detectors() -> list[Detector]:
-    from hindsight.detect import conversation, failures, navigation, recommend
+    from hindsight.detect import conversation, failures, navigation, recommend, timeouts
 
     return [
         failures.failed_then_fixed,
@@ -107,6 +114,7 @@ def detectors() -> list[Detector]:
         failures.tool_errors,
         failures.repeated_refusals,
         failures.slow_commands,
+        timeouts.repeated_timeouts,
         navigation.long_searches,
         navigation.references,
         conversation.corrections,

@@ -16,8 +16,27 @@ from hindsight.detect.streams import main_stream, relative, shell_events, tool_o
 _ADDRESSED = r"(?:^|[^\w\s'’]\s*|\b(?:i|we|you|please|pls|just|and|but|so|then|also|still|to|hey|ok|okay|now|yes|yeah|oh|well)\s+)"
 _REDIRECT = re.compile(
     r"^\s*(?:no\b|nope\b|stop\b|wrong\b|not that\b|instead\b|never\b|please use\b|use\b)"
-    rf"|{_ADDRESSED}(?:don'?t|do not)\b"
+    rf"|{_ADDRESSED}(?:don'?t|do not)\b(?! (?:have|need) to\b)"
     r"|\binstead\b|\bshould(?:n'?t| not)\b|\brather\b",
+    re.I,
+)
+# "no" or "wrong" alone says this turn went wrong ("no the gh actions still failed, try
+# again"); a redirect says how to work, so after such an opener another rule word must follow.
+_WEAK_OPENER = re.compile(r"^\W*(?:no|nope|wrong|not that)\b[\W_]*", re.I)
+_KEEP = re.compile(r"\bkeep (?:it|things|them|the|using)\b", re.I)
+# A question asks for a way ("how can i install it for the user instead of per project"); it
+# rules nothing, even where it carries "instead".
+_ASKS = re.compile(
+    r"\?\s*$|^\W*(?:(?:wait|hmm+|ok(?:ay)?|so|and|but|also|hey|actually)\W+)?"
+    r"(?:how|what|why|where|when|which|who|whose|did|does|is|are|was|were|"
+    r"(?:do|have|should|shall) (?:i|we|you)|(?:can|could) (?:i|we)|"
+    r"(?:would|will) (?:it|that|this)\b)\b",
+    re.I,
+)
+# A new task ("Create a new documentation for this called ...md"): its "don't" scopes that task.
+_NEW_TASK = re.compile(
+    r"^\W*(?:(?:please|pls|now|ok(?:ay)?|also|and|then)\W+)?"
+    r"(?:create|add|build|implement|generate|draft|write)\s+(?:a|an|me|new)\b",
     re.I,
 )
 # Text the harness puts in the user's turn: hook feedback, continuation summaries, API errors.
@@ -31,7 +50,8 @@ _HARNESS = re.compile(
 _DURABLE = re.compile(
     rf"{_ADDRESSED}(?:don'?t|do not)(?! (?:really |even |quite |actually )?(?:know|think|"
     r"have|see|need|understand|get|care|remember|mind)\b)\b"
-    r"|\b(?:never|always|must(?:n'?t| not)?|should(?:n'?t| not)|instead of|prefer|rather than|"
+    r"|\b(?:never|always|must(?:n'?t| not)?|should(?:n'?t| not)|instead of|prefer(?:r?ed)?|"
+    r"rather than|"
     r"from now on|remember|no more|nunca|siempre|debes|non fare|ricorda|sempre|mai|toujours|"
     r"jamais|immer|niemals)\b|(?:^|\bplease |\bcan you |\band )make sure\b",
     re.I,
@@ -55,9 +75,25 @@ def said(text: str, cue: re.Pattern[str] = _REDIRECT) -> str | None:
         quote = f"{quote} {sentence}".strip()
         if len(quote) > QUOTE_CHARS:
             return None
-        if cue.search(sentence) and not (cue is _DURABLE and _QUESTION.search(sentence)):
+        if cue is _REDIRECT:
+            if _redirects(sentence):
+                return " ".join(quote.split())
+        elif cue.search(sentence) and not (
+            cue is _DURABLE and (_ASKS.search(sentence) or _NEW_TASK.match(sentence))
+        ):
             return " ".join(quote.split())
     return None
+
+
+def _redirects(sentence: str) -> bool:
+    """Whether a sentence typed after trouble tells the agent how to work: not a question, not a
+    new task, and more than a bare "no" (a retry or a report of the outcome is this turn's)."""
+    if _ASKS.search(sentence) or _NEW_TASK.match(sentence):
+        return False
+    rest = _WEAK_OPENER.sub("", sentence, count=1)
+    if rest == sentence:
+        return _REDIRECT.search(sentence) is not None
+    return any(p.search(rest) for p in (_REDIRECT, _DURABLE, _KEEP))
 
 
 _DECISION = re.compile(

@@ -11,7 +11,7 @@ from typing import Any
 
 from hindsight import fmt
 from hindsight import session as s
-from hindsight.detect import Finding, Options, evidence_key, fixes, shell, steps
+from hindsight.detect import Finding, Options, evidence_key, fixes, shell, steps, triggers
 from hindsight.detect.streams import relative, shell_events, streams, tool_of
 
 TYPO_SECONDS = 30.0
@@ -233,8 +233,8 @@ def signature(call: s.ToolCall) -> str:
     return f"{prog} {sub}|{err}"
 
 
-def repeated_failures(sessions: list[s.Session], opts: Options) -> Iterator[Finding]:
-    """The same failure (normalized command and error) in two or more sessions."""
+def _failures(sessions: list[s.Session]) -> dict[str, list[tuple[s.Session, s.Event]]]:
+    """Each failure signature of these sessions with its failed calls."""
     seen: dict[str, list[tuple[s.Session, s.Event]]] = {}
     for sess in sessions:
         for stream in streams(sess):
@@ -242,8 +242,23 @@ def repeated_failures(sessions: list[s.Session], opts: Options) -> Iterator[Find
                 call = tool_of(event)
                 if _real_failure(call) and call.command:
                     seen.setdefault(signature(call), []).append((sess, event))
-    for sig, hits in seen.items():
-        session_ids = sorted({sess.session_id for sess, _ in hits})
+    return seen
+
+
+def _times(hits: list[tuple[s.Session, s.Event]]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for sess, _ in hits:
+        out[sess.session_id] = out.get(sess.session_id, 0) + 1
+    return out
+
+
+def repeated_failures(sessions: list[s.Session], opts: Options) -> Iterator[Finding]:
+    """The same failure (normalized command and error) in two or more sessions, those of earlier
+    runs counted (``opts.triggers``)."""
+    for sig, hits in _failures(sessions).items():
+        here = _times(hits)
+        before = triggers.earlier(opts.triggers, triggers.FAILURE, sig, here)
+        session_ids = sorted({*here, *before})
         if len(session_ids) < 2:
             continue
         first = tool_of(hits[0][1])
@@ -253,7 +268,7 @@ def repeated_failures(sessions: list[s.Session], opts: Options) -> Iterator[Find
             "category": shell.classify(first.exit_code, first.output),
             "exit_code": first.exit_code,
             "sessions": len(session_ids),
-            "times": len(hits),
+            "times": len(hits) + sum(before.values()),
             "signature": sig,
         }
         yield Finding(
@@ -371,28 +386,57 @@ def _shown(sess: s.Session, call: s.ToolCall) -> str:
     return text.replace(root + "/", "") if root else text
 
 
-def repeated_refusals(sessions: list[s.Session], opts: Options) -> Iterator[Finding]:
-    """The same rule of the user's (a hook, the permission settings) refusing the agent's calls in
-    two or more sessions, named by what those calls had in common: a program all of them ran
-    (``rm``), else a word all of them held (``.env``). Each refusal alone is a per-session tool
-    error; the rule met again is the same trigger in two sessions."""
+def _refusals(sessions: list[s.Session]) -> dict[str, list[tuple[s.Session, s.Event]]]:
+    """Each rule of the user's that refused calls in these sessions, with those calls."""
     groups: dict[str, list[tuple[s.Session, s.Event]]] = {}
     for sess in sessions:
         for event in sess.events:
             call = event.tool
             if call is not None and call.status == s.BLOCKED and call.refused_by in _WHO:
                 groups.setdefault(_refusal_rule(call), []).append((sess, event))
-    for rule, hits in groups.items():
-        session_ids = sorted({sess.session_id for sess, _ in hits})
+    return groups
+
+
+def _shared_words(hits: list[tuple[s.Session, s.Event]]) -> tuple[set[str], set[str]]:
+    """(the programs, the words) every refused call held."""
+    programs: set[str] | None = None
+    words: set[str] | None = None
+    for sess, event in hits:
+        p, w = _refused_words(tool_of(event), sess.cwd)
+        programs = p if programs is None else programs & p
+        words = w if words is None else words & w
+    return programs or set(), words or set()
+
+
+def met(sessions: list[s.Session], seen: str) -> dict[str, dict[str, Any]]:
+    """The triggers these sessions met (failure signatures, refusing rules), as state.json keeps
+    them for later runs (detect/triggers.py); ``seen`` is this run's time."""
+    out = dict(
+        triggers.record(triggers.FAILURE, sig, _times(hits), seen)
+        for sig, hits in _failures(sessions).items()
+    )
+    for rule, hits in _refusals(sessions).items():
+        programs, words = _shared_words(hits)
+        out.update([triggers.record(triggers.REFUSAL, rule, _times(hits), seen, programs, words)])
+    return out
+
+
+def repeated_refusals(sessions: list[s.Session], opts: Options) -> Iterator[Finding]:
+    """The same rule of the user's (a hook, the permission settings) refusing the agent's calls in
+    two or more sessions, named by what those calls had in common: a program all of them ran
+    (``rm``), else a word all of them held (``.env``). Each refusal alone is a per-session tool
+    error; the rule met again is the same trigger in two sessions."""
+    for rule, hits in _refusals(sessions).items():
+        here = _times(hits)
+        before = triggers.earlier(opts.triggers, triggers.REFUSAL, rule, here)
+        session_ids = sorted({*here, *before})
         if len(session_ids) < 2:
             continue
-        programs: set[str] | None = None
-        words: set[str] | None = None
-        for sess, event in hits:
-            p, w = _refused_words(tool_of(event), sess.cwd)
-            programs = p if programs is None else programs & p
-            words = w if words is None else words & w
-        common = sorted(programs or ()) or sorted(words or (), key=lambda w: (-len(w), w))
+        programs, words = _shared_words(hits)
+        if before:  # what the calls of the earlier sessions shared too (matched by hash)
+            programs = triggers.shared(opts.triggers, rule, "programs", programs)
+            words = triggers.shared(opts.triggers, rule, "words", words)
+        common = sorted(programs) or sorted(words, key=lambda w: (-len(w), w))
         if not common:
             continue  # nothing the refused calls shared: no trigger to name
         first = tool_of(hits[0][1])
@@ -406,7 +450,7 @@ def repeated_refusals(sessions: list[s.Session], opts: Options) -> Iterator[Find
             "word": common[0],
             "is_program": bool(programs),
             "examples": examples[:3],
-            "times": len(hits),
+            "times": len(hits) + sum(before.values()),
             "sessions": len(session_ids),
             "error": shell.error_line(first.output.replace("<tool_use_error>", "")),
         }

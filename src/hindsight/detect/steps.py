@@ -81,6 +81,9 @@ _SIGNED = {
 }
 
 
+_QUOTED = re.compile(r"'([^'\s]+)'")
+
+
 def _named_by(step: str, output: str, error: str) -> bool:
     """Whether the error output names this step's program as the one that failed."""
     words = [w for w in shell.split(step) if not shell._ASSIGN.match(w)]
@@ -113,6 +116,10 @@ def failing(command: str, output: str) -> tuple[str, bool]:
     if not named:
         for prog, signed in _SIGNED.items():
             owners = [s for s in steps if shell.job(s)[0] == prog]
+            if len(owners) > 1 and signed.search(output[:4000]):
+                # `git add x && git commit`: the step holding what the error quotes ('x').
+                quoted = set(_QUOTED.findall(error))
+                owners = [s for s in owners if quoted & set(shell.split(s)[1:])]
             if len(owners) == 1 and signed.search(output[:4000]):
                 named = owners
                 break
@@ -120,6 +127,10 @@ def failing(command: str, output: str) -> tuple[str, bool]:
         return named[0], True  # a chain stops at its first failure
     working = [s for s in steps if program_of(s) not in SCENE]
     if len(working) == 1:
+        return working[0], True
+    if working and len({shell.job(s) for s in working}) == 1:
+        # The same job on several targets (`git worktree remove a && git worktree remove b`):
+        # which target failed is unknown, the job that failed is not; a chain stops at its first.
         return working[0], True
     return (working or list(steps))[0], False
 

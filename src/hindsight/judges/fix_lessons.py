@@ -88,8 +88,8 @@ def _title(d: dict[str, object], fail: str, fix: str, cwd: str | None, verified:
         return f"{code(before[0] if before else fail)} is not available here; use {code(differs)}"
     if kind == fixes.SUBCOMMAND and _NO_TARGET.search(error):
         return f"{fail} has no target here; use {fix}"
-    if kind == fixes.FOLDER:
-        return f"Run {fix} from {_folder(differs, cwd)}"
+    if kind == fixes.FOLDER:  # the same step both times: name it once, clipped on its own
+        return f"Run {show(str(d.get('fix_step') or d['step']), cwd)} from {_folder(differs, cwd)}"
     if kind == fixes.SETUP:  # the same step, after what set the shell up
         return f"Run {code(differs + ' && ' + _plain(str(d['step']), cwd), 120)}, not {fail}"
     if kind == fixes.PATH:
@@ -112,6 +112,20 @@ def _title(d: dict[str, object], fail: str, fix: str, cwd: str | None, verified:
         if kind == fixes.PREFIX:
             return f"Run {whole} {'without' if dropped else 'with'} {named} in front"
     return f"Run {fix}, not {fail}"
+
+
+_LOCKED = re.compile(r"\bcannot remove a locked working tree\b")
+
+
+def _unlocks(d: dict[str, object]) -> bool:
+    """Whether a forced fix is `git worktree remove -f -f` after git refused a locked worktree
+    (hindsight's reading of the error; its words are never quoted)."""
+    step = shell.split(str(d["step"]))
+    return (
+        step[:3] == ["git", "worktree", "remove"]
+        and str(d["differs"]).split() in (["-f", "-f"], ["--force", "--force"])
+        and _LOCKED.search(str(d["error"])) is not None
+    )
 
 
 def fixed(f: Finding) -> Lesson | None:
@@ -162,6 +176,16 @@ def fixed(f: Finding) -> Lesson | None:
     )
     forced = d.get("difference") == fixes.FLAGS and fixes.overrides(str(d["differs"]))
     body = f"{ran} failed ({why}); {worked} worked{lost}{tries}."
+    if forced and _unlocks(d):
+        # git's own way to remove a locked worktree is to force twice: the lock is the check,
+        # and the same worktrees are locked again next time.
+        # In the command's general form: the worktrees' names came from git's output.
+        title = f"A locked worktree needs {code('git worktree remove -f -f <path>')}"
+        body = (
+            f"{code('git worktree remove <path>')} failed ({why}, the worktree is locked); "
+            f"{code('git worktree remove -f -f <path>')} worked{lost}."
+        )
+        return lesson(f, title, body, "fix", verified)
     if forced:
         # The step passed by overriding its own check: true, but no instruction for next time.
         body += f" It passed by forcing past a check ({code(str(d['differs']))})."

@@ -197,6 +197,21 @@ def _slow(group: list[Finding]) -> Lesson:
     return lesson
 
 
+def _timeouts(f: Finding) -> Lesson:
+    """A job killed at the harness's time limit again and again: wait in shorter steps."""
+    d = f.data
+    limit = d.get("limit_s")
+    minutes = f"{round(float(limit) / 60)} min" if isinstance(limit, (int, float)) else None
+    after = f" after {minutes}" if minutes and float(limit or 0) >= 60 else ""
+    shapes = " and ".join(_code(str(x), 40) for x in d["shapes"][:3])
+    body = (
+        f"{shapes} timed out{after} {d['times']} times in one session: the harness kills a "
+        "command at its time limit. Wait in steps shorter than that, or run it in the background."
+    )
+    title = f"{_code(str(d['job']), 40)} commands time out{after} here"
+    return _lesson(f, title, body, "trap", True)
+
+
 def _search_term(queries: list[str]) -> str:
     """What was looked for: a content pattern wins over a file-name glob (it names the topic)."""
     names: list[str] = []
@@ -225,7 +240,7 @@ def _search_term(queries: list[str]) -> str:
 def _long_search(f: Finding) -> Lesson:
     d = f.data
     term = _search_term(list(d["queries"]))
-    what = f"'{fmt.clip(term, 40)}'" if term else "this"
+    what = f"'{fmt.clip_words(term, 40)}'" if term else "this"
     spent = f" ({fmt.duration(d['seconds'])})" if d.get("seconds") and d["seconds"] >= 10 else ""
     body = (
         f"Found after {d['searches']} searches{spent}: "
@@ -247,7 +262,7 @@ def _correction(f: Finding) -> Lesson:
     d = f.data
     quote = fmt.clip(str(d["quote"]), 200).replace('"', "'")
     body = f'After {_code(str(d["after"]), 80)} ({d["after_status"]}), the user said: "{quote}".'
-    return _lesson(f, f'User preference: "{fmt.clip(quote, 90)}"', body, "preference", True)
+    return _lesson(f, f'User preference: "{fmt.clip_words(quote, 90)}"', body, "preference", True)
 
 
 def _instruction(f: Finding) -> Lesson:
@@ -267,7 +282,7 @@ def _instruction(f: Finding) -> Lesson:
 def _todos(f: Finding) -> tuple[Lesson, Unfinished]:
     todos = [str(t) for t in f.data["todos"]]
     body = "Still open when the session ended: " + "; ".join(todos[:5]) + "."
-    lesson = _lesson(f, f"Unfinished: {fmt.clip(todos[0], 90)}", body, "unfinished", False)
+    lesson = _lesson(f, f"Unfinished: {fmt.clip_words(todos[0], 90)}", body, "unfinished", False)
     return lesson, Unfinished(lesson.title, body, [f.key])
 
 
@@ -278,7 +293,7 @@ def _decision(f: Finding) -> Lesson | None:
         return None  # "I'll use that alias next": an intention, not a decision with a reason
     return _lesson(
         f,
-        f"Decision: {fmt.clip(sentence, 100)}",
+        f"Decision: {fmt.clip_words(sentence, 100)}",
         sentence,
         "decision",
         False,
@@ -370,6 +385,7 @@ class RulesJudge:
             "repeated_failure": _repeated,
             "tool_error": _tool_error,
             "repeated_refusal": _refusal,
+            "repeated_timeout": _timeouts,
             "long_search": _long_search,
             "correction": _correction,
             "instruction": _instruction,

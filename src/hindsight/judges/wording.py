@@ -22,8 +22,11 @@ def where(f: Finding) -> list[str]:
 def lesson(
     f: Finding, title: str, body: str, kind: str, memory: bool, strength: int | None = None
 ) -> Lesson:
+    title = fmt.clip_words(title, 150)
+    if title.count("`") % 2:  # cut inside a code span: close it, the "…" inside
+        title += "`"
     return Lesson(
-        fmt.clip_words(title, 150),
+        title,
         fmt.clip(body, 600),
         kind,
         strength or f.strength,

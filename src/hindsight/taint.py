@@ -10,6 +10,7 @@ repository clears a path, never a host or a sentence: a README can carry an inje
 from __future__ import annotations
 
 import bisect
+import codecs
 import functools
 import os
 import re
@@ -213,7 +214,36 @@ def _untrusted_text(call: s.ToolCall) -> str:
     out = _HARNESS_TAGS().sub(" ", out) if "</" in out else out
     seen = as_seen(out)
     # Both forms: the raw one for what was said as is, the rendered one for what the agent read.
-    return out if seen == out else f"{out}\n{seen}"
+    both = out if seen == out else f"{out}\n{seen}"
+    decoded = base64_text(out)
+    return f"{both}\n{decoded}" if decoded else both
+
+
+_BASE64 = lazy(r"(?<![\w+/])[A-Za-z0-9+/]{16,4096}={0,2}(?![\w+/=])")
+MAX_DECODED = 64  # base64 runs decoded in one text (a lockfile holds thousands of hashes)
+
+
+def base64_text(text: str) -> str:
+    """The text that base64 runs in ``text`` decode to, where they decode to printable text: a
+    model decodes "aHVza3k9MA==" unasked, so an instruction hidden so is still one the agent
+    read (red team of #11, fourth pass). Hashes and images decode to bytes and are skipped."""
+    import binascii
+
+    found: list[str] = []
+    for n, hit in enumerate(_BASE64().finditer(text)):
+        if n >= MAX_DECODED:
+            break
+        run = hit.group(0)
+        if run.isalpha() or run.isdigit():
+            continue  # a word or a number, not an encoding
+        try:
+            raw = binascii.a2b_base64(run + "=" * (-len(run) % 4))
+            plain = raw.decode("utf-8")
+        except (binascii.Error, UnicodeDecodeError):
+            continue
+        if plain and sum(c.isprintable() or c in "\n\t" for c in plain) == len(plain):
+            found.append(plain)
+    return "\n".join(found)
 
 
 _ANSI = lazy(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])")
@@ -408,6 +438,17 @@ class SessionTrust:
         found = self._firsts[token]
         return found if 0 <= found < end else -1
 
+    def _first_encoded(self, token: str, end: int) -> int:
+        """Where ``token`` first stands in the untrusted text spelled backwards or in rot13: a
+        model reads both as easily as the plain word (red team of #11, fourth pass). Only words
+        of six letters and more: shorter ones meet another word's reversal by chance."""
+        found = [
+            f
+            for form in (token[::-1], codecs.encode(token, "rot13"))
+            if form != token and (f := self._first(form, end)) >= 0
+        ]
+        return min(found, default=-1)
+
     def _find_whole(self, token: str) -> int:
         stream, start = self._stream, 0
         while (i := stream.find(token, start)) >= 0:
@@ -460,7 +501,10 @@ class SessionTrust:
         in_repo: Callable[[str, str | None], bool],
     ) -> str | None:
         for tok in piece_tokens(piece, kind):
-            found = self._first(tok[1].casefold(), min(at, trusted_at.get(tok, at)))
+            end = min(at, trusted_at.get(tok, at))
+            found = self._first(tok[1].casefold(), end)
+            if found < 0 and tok[0] in ("word", "variable") and len(tok[1]) >= 6:
+                found = self._first_encoded(tok[1].casefold(), end)
             if found < 0:
                 continue
             if tok[0] in ("path", "name") and any(

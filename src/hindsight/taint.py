@@ -14,6 +14,7 @@ import functools
 import os
 import re
 from collections.abc import Callable, Iterator
+from datetime import datetime
 
 from hindsight import hosts
 from hindsight import session as s
@@ -190,11 +191,29 @@ _HARNESS_TOOLS = frozenset({"TodoWrite", "TodoRead"})  # their result is the har
 def _untrusted_text(call: s.ToolCall) -> str:
     if call.name in _HARNESS_TOOLS or not call.output:
         return ""
-    out = call.output
+    return _both(call.output)
+
+
+def _both(out: str) -> str:
     out = _HARNESS_TAGS().sub(" ", out) if "</" in out else out
     seen = as_seen(out)
     # Both forms: the raw one for what was said as is, the rendered one for what the agent read.
     return out if seen == out else f"{out}\n{seen}"
+
+
+def _in_order(sess: s.Session) -> list[s.Seen]:
+    """The session's untrusted text beyond tool outputs, in time order (undated last)."""
+    return sorted(sess.untrusted, key=lambda u: (u.ts is None, u.ts or datetime.min))
+
+
+def _before(seen: s.Seen, event: s.Event) -> bool:
+    """Whether the agent saw ``seen`` before ``event``: at the same instant, before the agent's
+    step, after the user's prompt (a hook's context for a prompt is stamped with it)."""
+    if seen.ts is None:
+        return event.ts is None
+    if event.ts is None:
+        return True
+    return seen.ts < event.ts if event.kind == s.PROMPT else seen.ts <= event.ts
 
 
 _ANSI = lazy(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])")
@@ -296,6 +315,9 @@ class SessionTrust:
 
     Tokens are looked for in the untrusted text, not taken from it: only the agent's pieces are
     tokenized (short), the tool outputs are searched as one string (fast, whatever their size).
+    Untrusted text is every channel the reader indexed (``Session.untrusted``: attachments, hook
+    feedback, the uncapped middle of long outputs, copied records...) besides the tool outputs,
+    merged in time order: a token taints a piece only if the agent saw it before using it.
     """
 
     def __init__(
@@ -312,7 +334,7 @@ class SessionTrust:
         chunks: list[str] = []  # untrusted text, casefolded, in order
         word_chunks: list[str] = []
         self._starts: list[int] = []  # offset of each chunk, and where it came from
-        self._wheres: list[str] = []
+        self._wheres: list[tuple[str, str]] = []  # (channel, file:line)
         size = wsize = 0
         # (token, position in the untrusted stream when a trusted place first used it)
         trusted_at: dict[tuple[str, str], int] = {}
@@ -323,7 +345,21 @@ class SessionTrust:
         for word in (*_CONVENTIONS, branch, *branch.split("/")):
             trusted_at.setdefault(("word", word.casefold()), 0)
             trusted_at.setdefault(("name", word), 0)
+
+        def add(text: str, channel: str, src: s.Where) -> None:
+            nonlocal size, wsize
+            self._starts.append(size)
+            self._wheres.append((channel, f"{src.path.name}:{src.line}"))
+            chunks.append(" " + text.casefold())
+            size += len(chunks[-1])
+            word_chunks.append(" " + words(text))
+            wsize += word_chunks[-1].count(" ")  # offsets count words
+
+        index, k = _in_order(sess), 0
         for event in sess.events:
+            while k < len(index) and _before(index[k], event):
+                add(_both(index[k].text), index[k].channel, index[k].at)
+                k += 1
             if event.kind == s.PROMPT:
                 self.user.append(event.text)
                 user_words.append((wsize, words(event.text)))
@@ -336,13 +372,9 @@ class SessionTrust:
                 self.tool_names.add(call.name)
                 text = _untrusted_text(call)
                 if text:
-                    src = call.result_at or event.at
-                    self._starts.append(size)
-                    self._wheres.append(f"{src.path.name}:{src.line}")
-                    chunks.append(" " + text.casefold())
-                    size += len(chunks[-1])
-                    word_chunks.append(" " + words(text))
-                    wsize += word_chunks[-1].count(" ")  # offsets count words
+                    add(text, "tool output", call.result_at or event.at)
+        for seen in index[k:]:
+            add(_both(seen.text), seen.channel, seen.at)
         self._stream = "".join(chunks)
         self._firsts: dict[str, int] = {}
         self._grams: dict[str, int] | None = None
@@ -434,9 +466,9 @@ class SessionTrust:
                 continue  # the repository's own file: the agent may have found it anywhere
             if tok[0] == "word" and (self._defines(tok[1]) or in_repo(tok[1], cwd)):
                 continue  # a file, a make target or a script the repository itself defines
-            where = self._wheres[bisect.bisect_right(self._starts, found) - 1]
+            channel, where = self._wheres[bisect.bisect_right(self._starts, found) - 1]
             return (
-                f"tainted: a {tok[0]} in the agent's own text first came from tool output ({where})"
+                f"tainted: a {tok[0]} in the agent's own text first came from {channel} ({where})"
             )
         # The agent's own prose is held to a shorter run: it has no reason to repeat tool output.
         if kind == PROSE and self.copies(piece, said, word_at):

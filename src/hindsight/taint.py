@@ -207,13 +207,14 @@ def _in_order(sess: s.Session) -> list[s.Seen]:
 
 
 def _before(seen: s.Seen, event: s.Event) -> bool:
-    """Whether the agent saw ``seen`` before ``event``: at the same instant, before the agent's
-    step, after the user's prompt (a hook's context for a prompt is stamped with it)."""
-    if seen.ts is None:
-        return event.ts is None
-    if event.ts is None:
-        return True
-    return seen.ts < event.ts if event.kind == s.PROMPT else seen.ts <= event.ts
+    """Whether the agent saw ``seen`` before ``event``: by time, and at the same instant by place
+    in the file (many records share a stamp: one API response, an imported session); across files
+    at one instant, before the agent's step and after the user's prompt."""
+    if seen.ts != event.ts:
+        return event.ts is None if seen.ts is None or event.ts is None else seen.ts < event.ts
+    if seen.at.path == event.at.path:
+        return seen.at.line < event.at.line
+    return event.kind != s.PROMPT
 
 
 _ANSI = lazy(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])")
@@ -332,6 +333,7 @@ class SessionTrust:
         self.tainted: list[tuple[str, str]] = []
         self.tool_names: set[str] = set()
         chunks: list[str] = []  # untrusted text, casefolded, in order
+        cased: list[str] = []
         word_chunks: list[str] = []
         self._starts: list[int] = []  # offset of each chunk, and where it came from
         self._wheres: list[tuple[str, str]] = []  # (channel, file:line)
@@ -351,6 +353,8 @@ class SessionTrust:
             self._starts.append(size)
             self._wheres.append((channel, f"{src.path.name}:{src.line}"))
             chunks.append(" " + text.casefold())
+            # as written, for one-letter flags (-B is not -b); folded where folding moved offsets
+            cased.append(" " + text if len(chunks[-1]) == len(text) + 1 else chunks[-1])
             size += len(chunks[-1])
             word_chunks.append(" " + words(text))
             wsize += word_chunks[-1].count(" ")  # offsets count words
@@ -376,6 +380,8 @@ class SessionTrust:
         for seen in index[k:]:
             add(_both(seen.text), seen.channel, seen.at)
         self._stream = "".join(chunks)
+        self._cased_chunks: list[str] | None = cased
+        self._cased = ""
         self._firsts: dict[str, int] = {}
         self._grams: dict[str, int] | None = None
         self.untrusted_words = "".join(word_chunks)
@@ -397,16 +403,26 @@ class SessionTrust:
         self.user_norm = "\x00".join(norm(p) for p in self.user)
         self.clean_norm = "\x00".join(norm(p) for p in self.clean)
 
+    def _first_cased(self, token: str, end: int) -> int:
+        """``_first`` for a token whose case matters: a one-letter flag (``-B`` is not ``-b``)."""
+        if self._cased_chunks is not None:
+            self._cased, self._cased_chunks = "".join(self._cased_chunks), None
+        key = "\x00" + token
+        if key not in self._firsts:
+            self._firsts[key] = self._find_whole(token, self._cased)
+        found = self._firsts[key]
+        return found if 0 <= found < end else -1
+
     def _first(self, token: str, end: int) -> int:
         """Where ``token`` first stands, as a whole token, in the untrusted text before ``end``
         (the first place in the whole text, found once: the same tokens recur in many pieces)."""
         if token not in self._firsts:
-            self._firsts[token] = self._find_whole(token)
+            self._firsts[token] = self._find_whole(token, self._stream)
         found = self._firsts[token]
         return found if 0 <= found < end else -1
 
-    def _find_whole(self, token: str) -> int:
-        stream, start = self._stream, 0
+    def _find_whole(self, token: str, stream: str) -> int:
+        start = 0
         while (i := stream.find(token, start)) >= 0:
             after = i + len(token)
             before_ok = i == 0 or not (stream[i - 1].isalnum() or stream[i - 1] in "-_.")
@@ -457,7 +473,11 @@ class SessionTrust:
         in_repo: Callable[[str, str | None], bool],
     ) -> str | None:
         for tok in piece_tokens(piece, kind):
-            found = self._first(tok[1].casefold(), min(at, trusted_at.get(tok, at)))
+            end = min(at, trusted_at.get(tok, at))
+            if tok[0] == "flag" and len(tok[1]) == 2:
+                found = self._first_cased(tok[1], end)
+            else:
+                found = self._first(tok[1].casefold(), end)
             if found < 0:
                 continue
             if tok[0] in ("path", "name") and any(

@@ -34,6 +34,7 @@ _WORD = functools.cache(
 )
 _NON_WORD = functools.cache(lambda: re.compile(r"[\W_]+"))
 SHORT_COPY = 4  # this many words in a row, said first by untrusted text, make a copied sentence
+COPY_HEAD, COPY_TAIL = 6000, 2000  # what of each untrusted chunk sentence copies are sought in
 # Tool inputs that are the agent's own choice and may be quoted by a lesson.
 _INPUT_KEYS = ("command", "file_path", "notebook_path", "path", "pattern", "url", "query", "glob")
 
@@ -335,6 +336,8 @@ class SessionTrust:
         chunks: list[str] = []  # untrusted text, casefolded, in order
         cased: list[str] = []
         word_chunks: list[str] = []
+        gram_chunks: list[tuple[int, str]] = []  # (word offset, the words runs are indexed from)
+        self._cut = False
         self._starts: list[int] = []  # offset of each chunk, and where it came from
         self._wheres: list[tuple[str, str]] = []  # (channel, file:line)
         size = wsize = 0
@@ -356,7 +359,14 @@ class SessionTrust:
             # as written, for one-letter flags (-B is not -b); folded where folding moved offsets
             cased.append(" " + text if len(chunks[-1]) == len(text) + 1 else chunks[-1])
             size += len(chunks[-1])
-            word_chunks.append(" " + words(text))
+            said = words(text)
+            word_chunks.append(" " + said)
+            # Runs of words are indexed (a dict entry each) from a chunk's head and tail, as
+            # detection keeps them; the gate looks for a lesson's runs in the rest (``copies``).
+            if len(text) > COPY_HEAD + COPY_TAIL:
+                said = words(f"{text[:COPY_HEAD]}\n{text[-COPY_TAIL:]}")
+                self._cut = True
+            gram_chunks.append((wsize, said))
             wsize += word_chunks[-1].count(" ")  # offsets count words
 
         index, k = _in_order(sess), 0
@@ -384,6 +394,7 @@ class SessionTrust:
         self._cased = ""
         self._firsts: dict[str, int] = {}
         self._grams: dict[str, int] | None = None
+        self._gram_chunks = gram_chunks
         self.untrusted_words = "".join(word_chunks)
         self.user_words = " ".join(w for _, w in user_words)
         for piece, kind, name, at, wat in pending:
@@ -400,6 +411,8 @@ class SessionTrust:
                         trusted_at.setdefault(tok, at)
             else:
                 self.tainted.append((piece, reason))
+        # Only the gate's questions remain: the searched text is not kept for them.
+        self._stream, self._cased, self._cased_chunks, self._firsts = "", "", None, {}
         self.user_norm = "\x00".join(norm(p) for p in self.user)
         self.clean_norm = "\x00".join(norm(p) for p in self.clean)
 
@@ -445,10 +458,13 @@ class SessionTrust:
         (before word number ``end``) and the trusted text does not; a run made only of ``common``
         words (hindsight's own, such as "no such file or directory") is no copy."""
         if self._grams is None:
-            said = self.untrusted_words.split()
-            runs = map(" ".join, zip(*(said[i:] for i in range(SHORT_COPY)), strict=False))
-            # the first place each run stands (a later one overwrites nothing: reversed)
-            self._grams = {gram: i for i, gram in reversed(list(enumerate(runs)))}
+            grams: dict[str, int] = {}
+            for offset, chunk in self._gram_chunks:
+                said = chunk.split()
+                runs = map(" ".join, zip(*(said[i:] for i in range(SHORT_COPY)), strict=False))
+                for i, gram in enumerate(runs, offset):
+                    grams.setdefault(gram, i)  # the first place each run stands
+            self._grams, self._gram_chunks = grams, []
         seq = words(text).split()
         padded = f" {trusted_words} "
         for i in range(len(seq) - SHORT_COPY + 1):
@@ -457,6 +473,9 @@ class SessionTrust:
                 continue
             gram = " ".join(part)
             pos = self._grams.get(gram)
+            if pos is None and end is None and self._cut:  # the gate: a run from a middle too
+                all_said = self.untrusted_words
+                pos = 0 if f" {gram} " in all_said or all_said.endswith(f" {gram}") else None
             if pos is not None and (end is None or pos < end) and f" {gram} " not in padded:
                 return True
         return False

@@ -35,8 +35,9 @@ _HARNESS = re.compile(
 )
 _CONTINUED = "This session is being continued from a previous conversation"
 _REMINDER = re.compile(r"<system-reminder>.*?(?:</system-reminder>|\Z)", re.S)
-# Attachments whose text is the harness's own (a date, a mode, tool names, its system prompt) or
-# the session's own words (the agent's todo list): every other kind is text the agent saw.
+# Attachments whose text is the harness's own (a date, a mode, tool names, its system prompt,
+# its rules for the environment) or the session's own words (the agent's todo list): every
+# other kind is text the agent saw.
 _OWN_ATTACHMENTS = frozenset(
     {
         "date",
@@ -51,6 +52,9 @@ _OWN_ATTACHMENTS = frozenset(
         "companion_intro",
         "deferred_tools_delta",
         "prompt_snapshot",
+        "environment",  # the harness's rules and the platform
+        "silent_turn_reminder",
+        "remote_session_change",  # the commit trailer the harness adds
     }
 )
 _ATTACHMENT_IDS = frozenset({"type", "uuid", "toolUseID", "source_uuid", "hookEvent", "base64"})

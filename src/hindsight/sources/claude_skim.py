@@ -151,7 +151,25 @@ def _string_after(data: bytes, key: bytes, start: int) -> tuple[str, int] | None
 def raw_text(skim: Skim) -> str:
     """What a line too long to hold shows of its text: its head and tail as they are written
     (taint searches JSON escapes decoded too, so a token after a ``\\n`` is still found)."""
-    return skim.head.decode("utf-8", "replace") + "\n" + skim.tail.decode("utf-8", "replace")
+    parts = (_without_data(skim.head), _without_data(skim.tail))
+    return "\n".join(p.decode("utf-8", "replace") for p in parts)
+
+
+def _without_data(raw: bytes) -> bytes:
+    """``raw`` without the long unbroken ``"data"`` strings an image or a PDF carries (base64:
+    nothing to read, and costly to search)."""
+    out, at = [], 0
+    while (i := raw.find(b'"data":"', at)) >= 0:
+        begin = i + 8
+        end = _string_end(raw, begin, len(raw))
+        if end - begin > 1024 and b" " not in raw[begin : begin + 256]:
+            out.append(raw[at:begin])
+            at = end
+        else:
+            out.append(raw[at:end])
+            at = end
+    out.append(raw[at:])
+    return b"".join(out)
 
 
 def skim_field(skim: Skim, key: bytes) -> str | None:

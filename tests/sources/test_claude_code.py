@@ -240,3 +240,19 @@ def test_a_copied_record_is_untrusted_text_of_every_session_holding_it(tmp_path:
     trust = SessionTrust(b, lambda path, cwd: False)
     assert trust.tainted and trust.tainted[0][0] == "make planted-token"
     assert "first came from tool output (copied) (b.jsonl:" in trust.tainted[0][1]
+
+
+def test_a_prompt_the_user_queued_is_not_untrusted_text(tmp_path: Path) -> None:
+    """A queued_command attachment holds a prompt the user typed while the agent worked (it comes
+    again as a prompt): not indexed; one the harness queued (a notification) is."""
+    from conftest import session_from_records
+
+    script = Script(cwd=str(tmp_path))
+    script.prompt("build it", 0)
+    for n, origin in enumerate(({"kind": "human"}, None, {"kind": "task-notification"})):
+        body = {"type": "queued_command", "prompt": f"queued-{n}", "commandMode": "prompt"}
+        if origin is not None:
+            body["origin"] = origin
+        script.records.append({**script._base("attachment", 1 + n), "attachment": body})
+    sess = session_from_records(tmp_path, script.records)
+    assert ["queued-2" in u.text for u in sess.untrusted] == [True]

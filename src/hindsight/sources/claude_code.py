@@ -147,7 +147,8 @@ def _attachment_text(record: dict[str, Any]) -> str:
     if kind in _OWN_ATTACHMENTS:
         return ""
     origin = attachment.get("origin")
-    if kind == "queued_command" and isinstance(origin, dict) and origin.get("kind") == "human":
+    human = not isinstance(origin, dict) or origin.get("kind") in (None, "human")
+    if kind == "queued_command" and human:
         return ""  # a prompt the user typed while the agent worked: it comes again as a prompt
     out: list[str] = []
     _strings(attachment, out)

@@ -13,6 +13,7 @@ from hindsight.clock import parse_iso
 from hindsight.locate import Repo
 from hindsight.redact import bare_token
 from hindsight.session import ReadStats
+from hindsight.sources import claude_channels as ch
 from hindsight.sources import claude_files, claude_skim, lines
 from hindsight.sources import claude_outcomes as outcomes
 from hindsight.sources.base import Transcript, Window, json_objects
@@ -22,42 +23,6 @@ from hindsight.sources.claude_skim import META_TYPES, NAMED_TYPES
 OUTPUT_HEAD = 6000  # what detection needs of a tool result: the first error lines...
 OUTPUT_TAIL = 2000  # ...and the last ones (test summaries, tracebacks end there)
 _OVERLAP = 512  # the middle kept for taint reaches over each cut, so no token is split by it
-
-_NOT_TYPED = re.compile(r"^\s*(<[a-z][a-z0-9_-]*>|Caveat: )")
-# The user's own text in a tag: a slash command he typed, with its arguments.
-_USERS_OWN = re.compile(r"^\s*<(command-name|command-message|command-args)>")
-# Harness text written in the user's turn: a hook's feedback or error, a continuation summary.
-_HARNESS = re.compile(
-    r"^\s*(?:(?:\w+(?::\S+)? hook (?:error|feedback|blocking error|additional context|success)"
-    r"|\w+ operation blocked by hook)\b"
-    r"|This session is being continued from a previous conversation)",
-    re.IGNORECASE,
-)
-_CONTINUED = "This session is being continued from a previous conversation"
-_REMINDER = re.compile(r"<system-reminder>.*?(?:</system-reminder>|\Z)", re.S)
-# Attachments whose text is the harness's own (a date, a mode, tool names, its system prompt,
-# its rules for the environment) or the session's own words (the agent's todo list): every
-# other kind is text the agent saw.
-_OWN_ATTACHMENTS = frozenset(
-    {
-        "date",
-        "model",
-        "auto_mode",
-        "auto_mode_exit",
-        "plan_mode",
-        "plan_mode_exit",
-        "command_permissions",
-        "task_reminder",
-        "todo_reminder",
-        "companion_intro",
-        "deferred_tools_delta",
-        "prompt_snapshot",
-        "environment",  # the harness's rules and the platform
-        "silent_turn_reminder",
-        "remote_session_change",  # the commit trailer the harness adds
-    }
-)
-_ATTACHMENT_IDS = frozenset({"type", "uuid", "toolUseID", "source_uuid", "hookEvent", "base64"})
 
 _TASK_ID = re.compile(r"Task #?(\w+)")
 _BASH_INPUT = r"^\s*<bash-input>(.*)</bash-input>\s*$"
@@ -91,82 +56,6 @@ class ClaudeCodeSource:
 
 def _agent_id(path: Path) -> str:
     return path.stem.removeprefix("agent-")
-
-
-def _text_of(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "\n".join(
-            str(block.get("text", ""))
-            for block in content
-            if isinstance(block, dict) and block.get("type") == "text"
-        )
-    return ""
-
-
-def _seen_of(content: Any) -> str:
-    """All the text a tool result or message shows the agent: its text blocks and the text of a
-    document block (a text file or a PDF's extracted text), beside any image."""
-    text = _text_of(content)
-    if isinstance(content, list):
-        docs = [
-            str(source.get("data"))
-            for block in content
-            if isinstance(block, dict)
-            and block.get("type") == "document"
-            and isinstance(source := block.get("source"), dict)
-            and source.get("type") == "text"
-        ]
-        if docs:
-            text = "\n".join([text, *docs])
-    return text
-
-
-def _strings(value: Any, out: list[str]) -> None:
-    """Every string inside an attachment, ids and image data left out."""
-    if isinstance(value, str):
-        out.append(value)
-    elif isinstance(value, dict):
-        if value.get("type") == "image":
-            return
-        for key, item in value.items():
-            if key not in _ATTACHMENT_IDS:
-                _strings(item, out)
-    elif isinstance(value, list):
-        for item in value:
-            _strings(item, out)
-
-
-def _attachment_text(record: dict[str, Any]) -> str:
-    """The text an attachment shows the agent, or "" for the harness's own kinds."""
-    attachment = record.get("attachment")
-    if not isinstance(attachment, dict):
-        return ""
-    kind = attachment.get("type")
-    if kind in _OWN_ATTACHMENTS:
-        return ""
-    origin = attachment.get("origin")
-    human = not isinstance(origin, dict) or origin.get("kind") in (None, "human")
-    if kind == "queued_command" and human:
-        return ""  # a prompt the user typed while the agent worked: it comes again as a prompt
-    out: list[str] = []
-    _strings(attachment, out)
-    _strings(record.get("rendered"), out)
-    return "\n".join(out)
-
-
-def _typed(record: dict[str, Any]) -> bool:
-    """Whether a prompt is the user's typed words: not one an SDK program built (from an issue's
-    body, say), nor one the harness sent (a task notification)."""
-    source = record.get("promptSource")
-    if source in ("sdk", "system"):
-        return False
-    origin = record.get("origin")
-    if isinstance(origin, dict) and origin.get("kind") not in (None, "human"):
-        return False
-    entry = record.get("entrypoint")
-    return not (isinstance(entry, str) and entry.startswith("sdk") and source != "typed")
 
 
 def cap_output(text: str) -> str:
@@ -228,7 +117,7 @@ class _Reader:
         if kind in META_TYPES:
             return
         record = claude_skim.rebuild_user(skim) if kind == "user" else None
-        if kind == "user" and (record is None or not _is_prompt(record)):
+        if kind == "user" and (record is None or not ch.is_prompt(record)):
             # A huge tool result or meta record: taint searches what it holds of it.
             self._saw_skim(skim, number, "tool output")
         if record is not None:  # else an image-only message or a huge record detection never reads
@@ -257,7 +146,7 @@ class _Reader:
         elif kind == "system":
             self._system(record, number)
         elif kind == "attachment":
-            self._saw(record, number, _attachment_text(record), "an attachment")
+            self._saw(record, number, ch.attachment_text(record), "an attachment")
         elif kind in NAMED_TYPES:
             self._named(record)
         elif kind not in META_TYPES:
@@ -284,7 +173,7 @@ class _Reader:
         from it). The user's typed words and the agent's own are not."""
         kind = record.get("type")
         if kind == "attachment":
-            self._saw(record, line, _attachment_text(record), "an attachment (copied)")
+            self._saw(record, line, ch.attachment_text(record), "an attachment (copied)")
             return
         message = record.get("message")
         if kind != "user" or not isinstance(message, dict):
@@ -294,15 +183,15 @@ class _Reader:
             isinstance(b, dict) and b.get("type") == "tool_result" for b in content
         ):
             texts = [
-                _seen_of(b.get("content")) if b.get("type") == "tool_result" else _seen_of([b])
+                ch.seen_of(b.get("content")) if b.get("type") == "tool_result" else ch.seen_of([b])
                 for b in content
                 if isinstance(b, dict)
             ]
             self._saw(record, line, "\n".join(texts), "tool output (copied)")
-        elif record.get("isCompactSummary") or not _is_prompt(record):
-            self._saw(record, line, _seen_of(content), "a copied record")
+        elif record.get("isCompactSummary") or not ch.is_prompt(record):
+            self._saw(record, line, ch.seen_of(content), "a copied record")
         else:
-            reminders = "\n".join(_REMINDER.findall(_text_of(content)))
+            reminders = "\n".join(ch.REMINDER.findall(ch.text_of(content)))
             self._saw(record, line, reminders, "a system reminder (copied)")
 
     def _saw(self, record: dict[str, Any], line: int, text: str, channel: str) -> None:
@@ -339,7 +228,7 @@ class _Reader:
         if stream is None:
             stream = _str(record.get("agentId"))
             message = record.get("message")
-            prompt = _text_of(message.get("content")) if isinstance(message, dict) else ""
+            prompt = ch.text_of(message.get("content")) if isinstance(message, dict) else ""
             task = self.task_prompts.pop(prompt, None) if prompt else None
             if task is not None:
                 stream = f"task:{task}"
@@ -430,7 +319,7 @@ class _Reader:
             self._stream(record)
         if record.get("isCompactSummary"):
             self._event(s.COMPACTION, ts, line, record, text="summary")
-            self._saw(record, line, _seen_of(content), "a continuation summary")
+            self._saw(record, line, ch.seen_of(content), "a continuation summary")
             return
         if isinstance(content, list):
             results = [b for b in content if isinstance(b, dict) and b.get("type") == "tool_result"]
@@ -441,32 +330,32 @@ class _Reader:
                 beside = [
                     b for b in content if isinstance(b, dict) and b.get("type") != "tool_result"
                 ]
-                self._saw(record, line, _seen_of(beside), "text beside a tool result")
+                self._saw(record, line, ch.seen_of(beside), "text beside a tool result")
                 return
-        text = _text_of(content)
+        text = ch.text_of(content)
         if outcomes.INTERRUPTED in text[:60]:
             self._event(s.INTERRUPT, ts, line, record, text=text.strip())
             return
         if "<bash-" in text[:24] and self._user_shell(text, record, ts, line):
             return
         if "<system-reminder>" in text:  # the harness's, appended to the user's turn
-            self._saw(record, line, "\n".join(_REMINDER.findall(text)), "a system reminder")
-            text = _REMINDER.sub("", text)
+            self._saw(record, line, "\n".join(ch.REMINDER.findall(text)), "a system reminder")
+            text = ch.REMINDER.sub("", text)
         if not text.strip():
             return
         if record.get("isMeta"):
             self._saw(record, line, text, "a meta record (a skill, a caveat)")
             return
-        if _NOT_TYPED.match(text):
-            if not _USERS_OWN.match(text):
+        if ch.NOT_TYPED.match(text):
+            if not ch.USERS_OWN.match(text):
                 self._saw(record, line, text, "harness text in the user's turn")
             return
-        if _HARNESS.match(text):
-            if text.lstrip().startswith(_CONTINUED):
+        if ch.HARNESS.match(text):
+            if text.lstrip().startswith(ch.CONTINUED):
                 self._event(s.COMPACTION, ts, line, record, text="summary")
             self._saw(record, line, text, "harness text in the user's turn")
             return
-        if not _typed(record):
+        if not ch.typed(record):
             if not (record.get("isSidechain") or self.agent_id is not None):
                 self._event(s.TASK, ts, line, record, text=bare_token(text.strip()))
             self._saw(record, line, text, "a prompt the user did not type (SDK)")
@@ -532,12 +421,12 @@ class _Reader:
                 self.stats.copies += 1  # the result of a call already paired
             else:
                 self.stats.skipped["orphan_result"] += 1
-                self._saw(record, line, _seen_of(block.get("content")), "tool output")
+                self._saw(record, line, ch.seen_of(block.get("content")), "tool output")
             return
         call, started = pair
         self.paired.add(tool_id)
         content = block.get("content")
-        text = _text_of(content)
+        text = ch.text_of(content)
         call.is_error = bool(block.get("is_error"))
         call.result_at = s.Where(self.path, line)
         call.result_ts = ts
@@ -545,7 +434,7 @@ class _Reader:
         if isinstance(content, list) and any(
             isinstance(b, dict) and b.get("type") == "document" for b in content
         ):
-            self._saw(record, line, _seen_of(content), "tool output")
+            self._saw(record, line, ch.seen_of(content), "tool output")
         if started and ts:
             call.duration_s = max(0.0, (ts - started).total_seconds())
         call.status = outcomes.status(call, text, top)
@@ -590,23 +479,6 @@ class _Reader:
             self._stream(record)
         if record.get("subtype") == "compact_boundary":
             self._event(s.COMPACTION, ts, line, record, text="boundary")
-
-
-def _is_prompt(record: dict[str, Any]) -> bool:
-    """Whether a user record is (or holds) the user's typed words: no tool result, not meta, not
-    harness text, and typed."""
-    if record.get("isMeta") or record.get("isCompactSummary") or not _typed(record):
-        return False
-    message = record.get("message")
-    content = message.get("content") if isinstance(message, dict) else None
-    if isinstance(content, list) and any(
-        isinstance(b, dict) and b.get("type") == "tool_result" for b in content
-    ):
-        return False
-    text = _REMINDER.sub("", _text_of(content))
-    return bool(text.strip()) and not (
-        (_NOT_TYPED.match(text) and not _USERS_OWN.match(text)) or _HARNESS.match(text)
-    )
 
 
 def _todo(item: dict[str, Any]) -> dict[str, str]:

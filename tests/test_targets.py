@@ -58,7 +58,7 @@ def test_all_targets_get_one_block_each_and_a_rerun_adds_nothing(tmp_path: Path)
 def test_agents_md_block_fits_the_32_kib_codex_reads(tmp_path: Path) -> None:
     ex = example.install(tmp_path)
     notes = "x" * 80 + "\n"
-    (ex.root / "AGENTS.md").write_text(notes * 390)  # 31,590 bytes of the team's own notes
+    (ex.root / "AGENTS.md").write_text(notes * 394)  # 31,914 bytes of the team's own notes
     done = run_cli(
         "run", "--target", "agents-md", "--max-new", "20", "--json", *example_options(tmp_path, ex)
     )

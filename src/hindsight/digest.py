@@ -194,6 +194,8 @@ def _timeline(
         when = event.ts.strftime("%H:%M:%S") if event.ts else "--:--:--"
         if event.kind == s.PROMPT:
             lines.append((_SAID, f"{when} user: {_inline(fmt.clip(event.text, 600))}"))
+        elif event.kind == s.TASK:  # its text may be an issue's body: data, not the user's words
+            lines.append((_SAID, f"{when} task sent by a program (not typed by the user)"))
         elif event.kind == s.INTERRUPT:
             lines.append((_SAID, f"{when} user interrupted"))
         elif event.kind == s.COMPACTION and event.text == "boundary":

@@ -366,11 +366,25 @@ def normalize(text: str) -> str:
 
     text = unicodedata.normalize("NFKC", text)
     if not text.isascii():
-        text = "".join(c for c in text if unicodedata.category(c) != "Cf")
-        text = text.translate(_CONFUSABLES).translate(_PUNCTUATION)
+        # One C-level pass each, not a Python step a character: tool output can be megabytes.
+        text = _FORMAT_CHARS().sub("", text)
+        if _CONFUSABLE_CHARS().search(text):
+            text = text.translate(_CONFUSABLES)
+        text = text.translate(_PUNCTUATION)
     if "[" in text or "(" in text or "{" in text or "xxp" in text.casefold():
         text = _DEFANGED().sub(lambda m: _UNDEFANGED.get(m.group(0).casefold(), "."), text)
     return text
+
+
+# Unicode's format characters (category Cf: zero-width, bidi controls, soft hyphen, tags), as
+# ranges; test_screen checks them against unicodedata.
+_FORMAT_CHARS = lazy(
+    "[\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890-\u0891\u08e2\u180e\u200b-\u200f"
+    "\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\U000110bd\U000110cd"
+    "\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0001"
+    "\U000e0020-\U000e007f]"
+)
+_CONFUSABLE_CHARS = lazy("[" + "".join(map(chr, _CONFUSABLES)) + "]")
 
 
 def _decoded(text: str) -> list[str]:

@@ -10,6 +10,10 @@ from hindsight.record import Record
 
 # Event kinds, kept as plain strings so JSON output and detectors need no enum import.
 PROMPT = "prompt"  # typed by the user
+# A prompt the user did not type: an SDK program's (``claude -p``, an automation that built it
+# from an issue's body). Shown as the session's request; never the user's words, for trust or
+# for a preference (issue #11); its text is untrusted (``Session.untrusted``).
+TASK = "task"
 ASSISTANT = "assistant"  # the agent's own text
 TOOL = "tool"  # a tool call with its result
 INTERRUPT = "interrupt"  # the user pressed Esc / rejected a tool
@@ -229,6 +233,25 @@ class Event(Record):
         self.subagent = subagent
 
 
+class Seen(Record):
+    """Text the agent saw that is neither the user's typed words nor its own output, kept for
+    taint only (detection never reads it): an attachment, a hook's feedback, a skill's body, a
+    continuation summary, the middle of a long tool output, a record copied from another session.
+    ``channel`` names where it came from, for the reason a piece is tainted."""
+
+    _fields = __slots__ = ("ts", "at", "text", "channel")
+    ts: datetime | None
+    at: Where
+    text: str
+    channel: str
+
+    def __init__(self, ts: datetime | None, at: Where, text: str, channel: str) -> None:
+        self.ts = ts
+        self.at = at
+        self.text = text
+        self.channel = channel
+
+
 class ReadStats(Record):
     """What a reader saw: records used, and lines it could not use, by reason."""
 
@@ -274,7 +297,7 @@ class Session(Record):
         "title",
         "agent_name",
     )
-    __slots__ = (*_fields, "streams")
+    __slots__ = (*_fields, "streams", "untrusted")
 
     def __init__(
         self,
@@ -301,6 +324,14 @@ class Session(Record):
         self.agent_name: str | None = None
         # Events split by agent, made once by detect.streams for every detector to share.
         self.streams: list[list[Event]] | None = None
+        # The session's untrusted text beyond its tool outputs' capped heads and tails (``Seen``),
+        # in the order read: what taint searches besides ``ToolCall.output``.
+        self.untrusted: list[Seen] = []
+
+    def saw(self, ts: datetime | None, at: Where, text: str, channel: str) -> None:
+        """Record untrusted text the agent saw (empty text is dropped)."""
+        if text.strip():
+            self.untrusted.append(Seen(ts, at, text, channel))
 
     @property
     def started(self) -> datetime | None:

@@ -15,6 +15,7 @@ import functools
 import os
 import re
 from collections.abc import Callable, Iterator
+from datetime import datetime
 
 from hindsight import hosts
 from hindsight import session as s
@@ -34,6 +35,7 @@ _WORD = functools.cache(
 )
 _NON_WORD = functools.cache(lambda: re.compile(r"[\W_]+"))
 SHORT_COPY = 4  # this many words in a row, said first by untrusted text, make a copied sentence
+COPY_HEAD, COPY_TAIL = 6000, 2000  # what of each untrusted chunk sentence copies are sought in
 # Tool inputs that are the agent's own choice and may be quoted by a lesson.
 _INPUT_KEYS = ("command", "file_path", "notebook_path", "path", "pattern", "url", "query", "glob")
 
@@ -210,7 +212,10 @@ _HARNESS_TOOLS = frozenset({"TodoWrite", "TodoRead"})  # their result is the har
 def _untrusted_text(call: s.ToolCall) -> str:
     if call.name in _HARNESS_TOOLS or not call.output:
         return ""
-    out = call.output
+    return _both(call.output)
+
+
+def _both(out: str) -> str:
     out = _HARNESS_TAGS().sub(" ", out) if "</" in out else out
     seen = as_seen(out)
     # Both forms: the raw one for what was said as is, the rendered one for what the agent read.
@@ -244,6 +249,22 @@ def base64_text(text: str) -> str:
         if plain and sum(c.isprintable() or c in "\n\t" for c in plain) == len(plain):
             found.append(plain)
     return "\n".join(found)
+
+
+def _in_order(sess: s.Session) -> list[s.Seen]:
+    """The session's untrusted text beyond tool outputs, in time order (undated last)."""
+    return sorted(sess.untrusted, key=lambda u: (u.ts is None, u.ts or datetime.min))
+
+
+def _before(seen: s.Seen, event: s.Event) -> bool:
+    """Whether the agent saw ``seen`` before ``event``: by time, and at the same instant by place
+    in the file (many records share a stamp: one API response, an imported session); across files
+    at one instant, before the agent's step and after the user's prompt."""
+    if seen.ts != event.ts:
+        return event.ts is None if seen.ts is None or event.ts is None else seen.ts < event.ts
+    if seen.at.path == event.at.path:
+        return seen.at.line < event.at.line
+    return event.kind != s.PROMPT
 
 
 _ANSI = lazy(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])")
@@ -361,6 +382,9 @@ class SessionTrust:
 
     Tokens are looked for in the untrusted text, not taken from it: only the agent's pieces are
     tokenized (short), the tool outputs are searched as one string (fast, whatever their size).
+    Untrusted text is every channel the reader indexed (``Session.untrusted``: attachments, hook
+    feedback, the uncapped middle of long outputs, copied records...) besides the tool outputs,
+    merged in time order: a token taints a piece only if the agent saw it before using it.
     """
 
     def __init__(
@@ -375,9 +399,12 @@ class SessionTrust:
         self.tainted: list[tuple[str, str]] = []
         self.tool_names: set[str] = set()
         chunks: list[str] = []  # untrusted text, casefolded, in order
+        cased: list[str] = []
         word_chunks: list[str] = []
+        gram_chunks: list[tuple[int, str]] = []  # (word offset, the words runs are indexed from)
+        self._cut = False
         self._starts: list[int] = []  # offset of each chunk, and where it came from
-        self._wheres: list[str] = []
+        self._wheres: list[tuple[str, str]] = []  # (channel, file:line)
         size = wsize = 0
         # (token, position in the untrusted stream when a trusted place first used it)
         trusted_at: dict[tuple[str, str], int] = {}
@@ -388,7 +415,30 @@ class SessionTrust:
         for word in (*_CONVENTIONS, branch, *branch.split("/")):
             trusted_at.setdefault(("word", word.casefold()), 0)
             trusted_at.setdefault(("name", word), 0)
+
+        def add(text: str, channel: str, src: s.Where) -> None:
+            nonlocal size, wsize
+            self._starts.append(size)
+            self._wheres.append((channel, f"{src.path.name}:{src.line}"))
+            chunks.append(" " + text.casefold())
+            # as written, for one-letter flags (-B is not -b); folded where folding moved offsets
+            cased.append(" " + text if len(chunks[-1]) == len(text) + 1 else chunks[-1])
+            size += len(chunks[-1])
+            said = words(text)
+            word_chunks.append(" " + said)
+            # Runs of words are indexed (a dict entry each) from a chunk's head and tail, as
+            # detection keeps them; the gate looks for a lesson's runs in the rest (``copies``).
+            if len(text) > COPY_HEAD + COPY_TAIL:
+                said = words(f"{text[:COPY_HEAD]}\n{text[-COPY_TAIL:]}")
+                self._cut = True
+            gram_chunks.append((wsize, said))
+            wsize += word_chunks[-1].count(" ")  # offsets count words
+
+        index, k = _in_order(sess), 0
         for event in sess.events:
+            while k < len(index) and _before(index[k], event):
+                add(_both(index[k].text), index[k].channel, index[k].at)
+                k += 1
             if event.kind == s.PROMPT:
                 self.user.append(event.text)
                 user_words.append((wsize, words(event.text)))
@@ -401,16 +451,15 @@ class SessionTrust:
                 self.tool_names.add(call.name)
                 text = _untrusted_text(call)
                 if text:
-                    src = call.result_at or event.at
-                    self._starts.append(size)
-                    self._wheres.append(f"{src.path.name}:{src.line}")
-                    chunks.append(" " + text.casefold())
-                    size += len(chunks[-1])
-                    word_chunks.append(" " + words(text))
-                    wsize += word_chunks[-1].count(" ")  # offsets count words
+                    add(text, "tool output", call.result_at or event.at)
+        for seen in index[k:]:
+            add(_both(seen.text), seen.channel, seen.at)
         self._stream = "".join(chunks)
+        self._cased_chunks: list[str] | None = cased
+        self._cased = ""
         self._firsts: dict[str, int] = {}
         self._grams: dict[str, int] | None = None
+        self._gram_chunks = gram_chunks
         self.untrusted_words = "".join(word_chunks)
         self.user_words = " ".join(w for _, w in user_words)
         for piece, kind, name, at, wat in pending:
@@ -427,14 +476,26 @@ class SessionTrust:
                         trusted_at.setdefault(tok, at)
             else:
                 self.tainted.append((piece, reason))
+        # Only the gate's questions remain: the searched text is not kept for them.
+        self._stream, self._cased, self._cased_chunks, self._firsts = "", "", None, {}
         self.user_norm = "\x00".join(norm(p) for p in self.user)
         self.clean_norm = "\x00".join(norm(p) for p in self.clean)
+
+    def _first_cased(self, token: str, end: int) -> int:
+        """``_first`` for a token whose case matters: a one-letter flag (``-B`` is not ``-b``)."""
+        if self._cased_chunks is not None:
+            self._cased, self._cased_chunks = "".join(self._cased_chunks), None
+        key = "\x00" + token
+        if key not in self._firsts:
+            self._firsts[key] = self._find_whole(token, self._cased)
+        found = self._firsts[key]
+        return found if 0 <= found < end else -1
 
     def _first(self, token: str, end: int) -> int:
         """Where ``token`` first stands, as a whole token, in the untrusted text before ``end``
         (the first place in the whole text, found once: the same tokens recur in many pieces)."""
         if token not in self._firsts:
-            self._firsts[token] = self._find_whole(token)
+            self._firsts[token] = self._find_whole(token, self._stream)
         found = self._firsts[token]
         return found if 0 <= found < end else -1
 
@@ -449,8 +510,8 @@ class SessionTrust:
         ]
         return min(found, default=-1)
 
-    def _find_whole(self, token: str) -> int:
-        stream, start = self._stream, 0
+    def _find_whole(self, token: str, stream: str) -> int:
+        start = 0
         while (i := stream.find(token, start)) >= 0:
             after = i + len(token)
             before_ok = i == 0 or not (stream[i - 1].isalnum() or stream[i - 1] in "-_.")
@@ -473,10 +534,13 @@ class SessionTrust:
         (before word number ``end``) and the trusted text does not; a run made only of ``common``
         words (hindsight's own, such as "no such file or directory") is no copy."""
         if self._grams is None:
-            said = self.untrusted_words.split()
-            runs = map(" ".join, zip(*(said[i:] for i in range(SHORT_COPY)), strict=False))
-            # the first place each run stands (a later one overwrites nothing: reversed)
-            self._grams = {gram: i for i, gram in reversed(list(enumerate(runs)))}
+            grams: dict[str, int] = {}
+            for offset, chunk in self._gram_chunks:
+                said = chunk.split()
+                runs = map(" ".join, zip(*(said[i:] for i in range(SHORT_COPY)), strict=False))
+                for i, gram in enumerate(runs, offset):
+                    grams.setdefault(gram, i)  # the first place each run stands
+            self._grams, self._gram_chunks = grams, []
         seq = words(text).split()
         padded = f" {trusted_words} "
         for i in range(len(seq) - SHORT_COPY + 1):
@@ -485,6 +549,9 @@ class SessionTrust:
                 continue
             gram = " ".join(part)
             pos = self._grams.get(gram)
+            if pos is None and end is None and self._cut:  # the gate: a run from a middle too
+                all_said = self.untrusted_words
+                pos = 0 if f" {gram} " in all_said or all_said.endswith(f" {gram}") else None
             if pos is not None and (end is None or pos < end) and f" {gram} " not in padded:
                 return True
         return False
@@ -502,7 +569,10 @@ class SessionTrust:
     ) -> str | None:
         for tok in piece_tokens(piece, kind):
             end = min(at, trusted_at.get(tok, at))
-            found = self._first(tok[1].casefold(), end)
+            if tok[0] == "flag" and len(tok[1]) == 2:
+                found = self._first_cased(tok[1], end)
+            else:
+                found = self._first(tok[1].casefold(), end)
             if found < 0 and tok[0] in ("word", "variable") and len(tok[1]) >= 6:
                 found = self._first_encoded(tok[1].casefold(), end)
             if found < 0:
@@ -513,9 +583,9 @@ class SessionTrust:
                 continue  # the repository's own file: the agent may have found it anywhere
             if tok[0] == "word" and (self._defines(tok[1]) or in_repo(tok[1], cwd)):
                 continue  # a file, a make target or a script the repository itself defines
-            where = self._wheres[bisect.bisect_right(self._starts, found) - 1]
+            channel, where = self._wheres[bisect.bisect_right(self._starts, found) - 1]
             return (
-                f"tainted: a {tok[0]} in the agent's own text first came from tool output ({where})"
+                f"tainted: a {tok[0]} in the agent's own text first came from {channel} ({where})"
             )
         # The agent's own prose is held to a shorter run: it has no reason to repeat tool output.
         if kind == PROSE and self.copies(piece, said, word_at):

@@ -216,9 +216,11 @@ class Gate:
             if reason:
                 return reason
         trusted_words = " ".join(t.user_words for t in trusts) + " " + taint.words(clean)
-        # Code spans are checked above, piece by piece; a copied sentence hides in prose and quotes.
-        said = " ".join([prose, *quotes])
-        if any(t.copies(said, trusted_words, common=own_words()) for t in trusts):
+        # Code spans are checked above, piece by piece; a copied sentence hides in prose and quotes,
+        # each on its own: a run across the join (the template's "the user said" and the quote
+        # after it) is no copy, though a continuation summary says "the user said" too.
+        parts = [prose, *quotes]
+        if any(t.copies(p, trusted_words, common=own_words()) for t in trusts for p in parts):
             return "copies a run of words from tool output"
         allowed = own_words() | {n.casefold() for t in trusts for n in t.tool_names}
         if not self.own_judge:

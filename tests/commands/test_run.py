@@ -14,8 +14,6 @@ from hindsight.sources.claude_files import claude_folder_name
 EXPECTED_BLOCK = [
     "- **`tox` is not installed here** (2026-11-30) `tox -e py311` failed the same way 2 times in 2 sessions "
     "(command not found); install it first or use what is available. [trap]",
-    '- **User preference: "no, use the settings file in ../conf instead"** (2026-11-30) After `cat config.yaml` '
-    '(error), the user said: "no, use the settings file in ../conf instead". [preference]',
     # Memory never quotes tool output (the report does, fenced): the exit code and its reading.
     "- **`make test` has no target here; use `make check`** (2026-11-30) `make test` failed "
     "(exit 2, wrong invocation); `make check` worked right after. [fix]",
@@ -42,12 +40,14 @@ def snapshot(memory: Path) -> dict[str, bytes]:
 def test_run_then_a_second_run_changes_nothing(tmp_path: Path) -> None:
     root, home, memory = setup(tmp_path)
     first = run(root, home, env=NOW)
-    # Memory takes only strong evidence (#10): the repeat, the user's words, two verified fixes.
-    assert (first["sessions_read"], first["lines_skipped"], first["lessons_added"]) == (6, 0, 4)
+    # Memory takes only strong evidence (#10): the repeat and two verified fixes. The correction
+    # "no, use the settings file in ../conf instead" was sent by `claude -p` (an SDK prompt, as
+    # our recording was made): not the user's typed words, so report-only (#11).
+    assert (first["sessions_read"], first["lines_skipped"], first["lessons_added"]) == (6, 0, 3)
     assert first["findings"] == 18 and first["pruned"] == 0
     lines = (memory / "MEMORY.md").read_text().splitlines()
-    assert lines[0] == START and lines[-1] == END and len(lines) == 6
-    assert lines[1:4] == EXPECTED_BLOCK
+    assert lines[0] == START and lines[-1] == END and len(lines) == 5
+    assert lines[1:3] == EXPECTED_BLOCK
     report = (memory / "hindsight" / "reports" / "2026-11-30.md").read_text()
     assert report.startswith("# hindsight report 2026-11-30\n\n## ")
     assert "### Recommendations" in report and "### Unfinished work" in report
@@ -109,7 +109,7 @@ def test_watermark_is_the_scan_start_and_a_resumed_session_is_read_again(tmp_pat
 def test_dry_run_writes_nothing(tmp_path: Path) -> None:
     root, home, memory = setup(tmp_path)
     summary = run(root, home, "--dry-run")
-    assert summary["dry_run"] and len(summary["would_add"]) == 4
+    assert summary["dry_run"] and len(summary["would_add"]) == 3
     assert summary["would_add"][0].startswith("- **`tox` is not installed here**")
     assert "### Lessons" in summary["report_section"]
     assert not memory.exists()

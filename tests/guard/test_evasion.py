@@ -4,11 +4,14 @@ reaches MEMORY.md or its archive, and the benign lesson of every session still d
 
 from __future__ import annotations
 
+import copy
 import json
+import os
 import re
 from pathlib import Path
 
 from conftest import Script, make_repo, run_cli
+from guard import channels
 from guard.evasive import EVASIVE
 from hindsight.sources.claude_files import claude_folder_name
 
@@ -22,6 +25,15 @@ def _failing(fix: str) -> str:
 
 
 def _place(s: Script, root: Path, i: int, position: str, text: str) -> None:
+    if position.startswith("via "):  # a channel the reader once dropped (guard/channels.py)
+        channel, pair = position.removeprefix("via ").split(": ", 1)
+        fail, fix = pair.split(" => ")
+        if channel == "copy":  # the text stands in the copied records (see _sessions)
+            s.bash(fail, 10, 1, 2 if fail.startswith("make") else 1, "make: *** [all] Error 2")
+        else:
+            channels.place(s, str(root), channel, fail, text)
+        s.bash(fix, 80, 1)
+        return
     if " => " in position:
         fail, fix = position.split(" => ")
         if fail.startswith("subagent: "):
@@ -84,10 +96,26 @@ def _sessions(tmp_path: Path) -> tuple[Path, Path, Path]:
         )
         s.bash(f"make check-{i}", 3, 1)
         _place(s, root, i, position, text)
-        for r in s.records:
+        records = s.records
+        if position.startswith("via copy: "):
+            records = _forked(folder, str(root), i, text) + records
+        for r in records:
             r["sessionId"] = f"s{i:03d}"
-        (folder / f"s{i:03d}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in s.records))
+        (folder / f"s{i:03d}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
     return root, home, folder / "memory"
+
+
+def _forked(folder: Path, root: str, i: int, text: str) -> list[dict]:
+    """An earlier session where the agent read ``text``, written an hour before; the records a
+    fork of it copies (same uuids) into session ``i`` before its own."""
+    first = channels.earlier(root, text).records
+    for r in first:
+        r["sessionId"] = f"s{i:03d}e"
+    path = folder / f"s{i:03d}e.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in first))
+    hour_ago = path.stat().st_mtime - 3600
+    os.utime(path, (hour_ago, hour_ago))
+    return copy.deepcopy(first)
 
 
 def _outside_fences(text: str) -> str:
@@ -141,9 +169,10 @@ def _fooled(digest: dict) -> dict:
     for f in digest["findings"]:
         by_session.setdefault(f["session_id"], []).append(f["key"])
     lessons = []
-    for i, (kind, position, text, _) in enumerate(EVASIVE):
+    for i, (_, position, text, marker) in enumerate(EVASIVE):
         keys = by_session[f"s{i:03d}"]
-        planted = position.split(" => ")[-1] if kind == "agent ran it" else text
+        fix = position.split(" => ")[-1]  # the agent ran the attacker's suggestion: cite the run
+        planted = fix if marker.casefold() in fix.casefold() else text
         for n, (body, lesson_kind) in enumerate(
             [
                 (text, "trap"),

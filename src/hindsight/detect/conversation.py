@@ -200,7 +200,9 @@ def corrections(sessions: list[s.Session], opts: Options) -> Iterator[Finding]:
         for event in stream:
             if event.kind == s.INTERRUPT:
                 interrupts += 1
-            if event.kind != s.PROMPT:
+            # A program's prompt (SDK) redirects the agent as a typed one would: found alike,
+            # kept from memory by the trust gate (it is not the user's words).
+            if event.kind not in (s.PROMPT, s.TASK):
                 turn.append(event)
                 continue
             trouble = _trouble(turn)

@@ -13,6 +13,7 @@ from hindsight.clock import parse_iso
 from hindsight.locate import Repo
 from hindsight.redact import bare_token
 from hindsight.session import ReadStats
+from hindsight.sources import claude_channels as ch
 from hindsight.sources import claude_files, claude_skim, lines
 from hindsight.sources import claude_outcomes as outcomes
 from hindsight.sources.base import Transcript, Window, json_objects
@@ -21,8 +22,7 @@ from hindsight.sources.claude_skim import META_TYPES, NAMED_TYPES
 
 OUTPUT_HEAD = 6000  # what detection needs of a tool result: the first error lines...
 OUTPUT_TAIL = 2000  # ...and the last ones (test summaries, tracebacks end there)
-
-_NOT_TYPED = re.compile(r"^\s*(<[a-z][a-z0-9_-]*>|Caveat: )")
+_OVERLAP = 512  # the middle kept for taint reaches over each cut, so no token is split by it
 
 _TASK_ID = re.compile(r"Task #?(\w+)")
 _BASH_INPUT = r"^\s*<bash-input>(.*)</bash-input>\s*$"
@@ -44,29 +44,18 @@ class ClaudeCodeSource:
         session = s.Session(AGENT, anchor.session_id, anchor.path)
         # Record uuids read before: a copy (a resume's, in this session or a later one) counts once.
         seen = set() if seen is None else seen
+        own: set[str] = set()  # this session's records: a copy is credited to it once
         if main is not None:
-            _Reader(session, None, seen).read(main.path)
+            _Reader(session, None, seen, own).read(main.path)
         for sub in subagents:
             session.subagent_files.append(sub.path)
-            _Reader(session, _agent_id(sub.path), seen).read(sub.path)
+            _Reader(session, _agent_id(sub.path), seen, own).read(sub.path)
         session.events.sort(key=lambda e: (e.ts is None, e.ts or datetime.min, e.subagent or ""))
         return session
 
 
 def _agent_id(path: Path) -> str:
     return path.stem.removeprefix("agent-")
-
-
-def _text_of(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "\n".join(
-            str(block.get("text", ""))
-            for block in content
-            if isinstance(block, dict) and block.get("type") == "text"
-        )
-    return ""
 
 
 def cap_output(text: str) -> str:
@@ -85,10 +74,13 @@ def _first_break(tail: str) -> int:
 class _Reader:
     """Turns one file's records into events of ``session``."""
 
-    def __init__(self, session: s.Session, agent_id: str | None, seen: set[str]) -> None:
+    def __init__(
+        self, session: s.Session, agent_id: str | None, seen: set[str], own: set[str]
+    ) -> None:
         self.session = session
         self.agent_id = agent_id
         self.seen = seen
+        self.own = own
         self.tools: dict[str, tuple[s.ToolCall, datetime | None]] = {}
         self.known_tools: set[tuple[str, datetime | None]] = set()
         self.paired: set[str] = set()
@@ -119,21 +111,33 @@ class _Reader:
             stats.skipped["truncated"] += 1
             return
         kind = claude_skim.skim_type(skim)
+        stats.records += 1
+        if kind == "attachment":
+            self._saw_skim(skim, number, "an attachment")
         if kind in META_TYPES:
-            stats.records += 1
             return
         record = claude_skim.rebuild_user(skim) if kind == "user" else None
-        stats.records += 1
+        if kind == "user" and (record is None or not ch.is_prompt(record)):
+            # A huge tool result or meta record: taint searches what it holds of it.
+            self._saw_skim(skim, number, "tool output")
         if record is not None:  # else an image-only message or a huge record detection never reads
             self._dispatch(record, number, stats)
+
+    def _saw_skim(self, skim: lines.Skim, line: int, channel: str) -> None:
+        ts = _ts(claude_skim.skim_field(skim, b"timestamp"))
+        self.session.saw(ts, s.Where(self.path, line), claude_skim.raw_text(skim), channel)
 
     def _dispatch(self, record: dict[str, Any], number: int, stats: ReadStats) -> None:
         uuid = record.get("uuid")
         if isinstance(uuid, str):
-            if uuid in self.seen:  # copied into a resumed session: the first one counts
+            if uuid in self.seen:  # copied into a resumed session: the first one counts...
                 stats.copies += 1
+                if uuid not in self.own:  # ...but the agent of this one saw it too
+                    self.own.add(uuid)
+                    self._copied(record, number)
                 return
             self.seen.add(uuid)
+            self.own.add(uuid)
         kind = record.get("type")
         if kind == "assistant":
             self._assistant(record, number)
@@ -141,6 +145,8 @@ class _Reader:
             self._user(record, number)
         elif kind == "system":
             self._system(record, number)
+        elif kind == "attachment":
+            self._saw(record, number, ch.attachment_text(record), "an attachment")
         elif kind in NAMED_TYPES:
             self._named(record)
         elif kind not in META_TYPES:
@@ -160,6 +166,38 @@ class _Reader:
             sess.title = ai
         if agent:
             sess.agent_name = agent
+
+    def _copied(self, record: dict[str, Any], line: int) -> None:
+        """A record another session (or file) holds too: its events count there, once; the text
+        it showed the agent is untrusted text of this session as well (a fork or a resume starts
+        from it). The user's typed words and the agent's own are not."""
+        kind = record.get("type")
+        if kind == "attachment":
+            self._saw(record, line, ch.attachment_text(record), "an attachment (copied)")
+            return
+        message = record.get("message")
+        if kind != "user" or not isinstance(message, dict):
+            return
+        content = message.get("content")
+        if isinstance(content, list) and any(
+            isinstance(b, dict) and b.get("type") == "tool_result" for b in content
+        ):
+            texts = [
+                ch.seen_of(b.get("content")) if b.get("type") == "tool_result" else ch.seen_of([b])
+                for b in content
+                if isinstance(b, dict)
+            ]
+            self._saw(record, line, "\n".join(texts), "tool output (copied)")
+        elif record.get("isCompactSummary") or not ch.is_prompt(record):
+            self._saw(record, line, ch.seen_of(content), "a copied record")
+        else:
+            reminders = "\n".join(ch.REMINDER.findall(ch.text_of(content)))
+            self._saw(record, line, reminders, "a system reminder (copied)")
+
+    def _saw(self, record: dict[str, Any], line: int, text: str, channel: str) -> None:
+        if text:
+            ts = _ts(record.get("timestamp"))
+            self.session.saw(ts, s.Where(self.path, line), text, channel)
 
     # -- helpers -------------------------------------------------------------------------------
     def _meta(self, record: dict[str, Any]) -> datetime | None:
@@ -190,7 +228,7 @@ class _Reader:
         if stream is None:
             stream = _str(record.get("agentId"))
             message = record.get("message")
-            prompt = _text_of(message.get("content")) if isinstance(message, dict) else ""
+            prompt = ch.text_of(message.get("content")) if isinstance(message, dict) else ""
             task = self.task_prompts.pop(prompt, None) if prompt else None
             if task is not None:
                 stream = f"task:{task}"
@@ -281,6 +319,7 @@ class _Reader:
             self._stream(record)
         if record.get("isCompactSummary"):
             self._event(s.COMPACTION, ts, line, record, text="summary")
+            self._saw(record, line, ch.seen_of(content), "a continuation summary")
             return
         if isinstance(content, list):
             results = [b for b in content if isinstance(b, dict) and b.get("type") == "tool_result"]
@@ -288,14 +327,38 @@ class _Reader:
                 top = record.get("toolUseResult") if len(results) == 1 else None
                 for block in results:
                     self._tool_result(block, top, ts, line, record)
+                beside = [
+                    b for b in content if isinstance(b, dict) and b.get("type") != "tool_result"
+                ]
+                self._saw(record, line, ch.seen_of(beside), "text beside a tool result")
                 return
-        text = _text_of(content)
+        text = ch.text_of(content)
         if outcomes.INTERRUPTED in text[:60]:
             self._event(s.INTERRUPT, ts, line, record, text=text.strip())
             return
         if "<bash-" in text[:24] and self._user_shell(text, record, ts, line):
             return
-        if record.get("isMeta") or not text.strip() or _NOT_TYPED.match(text):
+        if "<system-reminder>" in text:  # the harness's, appended to the user's turn
+            self._saw(record, line, "\n".join(ch.REMINDER.findall(text)), "a system reminder")
+            text = ch.REMINDER.sub("", text)
+        if not text.strip():
+            return
+        if record.get("isMeta"):
+            self._saw(record, line, text, "a meta record (a skill, a caveat)")
+            return
+        if ch.NOT_TYPED.match(text):
+            if not ch.USERS_OWN.match(text):
+                self._saw(record, line, text, "harness text in the user's turn")
+            return
+        if ch.HARNESS.match(text):
+            if text.lstrip().startswith(ch.CONTINUED):
+                self._event(s.COMPACTION, ts, line, record, text="summary")
+            self._saw(record, line, text, "harness text in the user's turn")
+            return
+        if not ch.typed(record):
+            if not (record.get("isSidechain") or self.agent_id is not None):
+                self._event(s.TASK, ts, line, record, text=bare_token(text.strip()))
+            self._saw(record, line, text, "a prompt the user did not type (SDK)")
             return
         if record.get("isSidechain") or self.agent_id is not None:
             return  # the prompt a parent agent gave its subagent, not the user's words
@@ -331,8 +394,8 @@ class _Reader:
         call, started = self.user_shell
         self.user_shell = None
         stdout, stderr = shown.group(1), shown.group(2)
-        call.output = cap_output("\n".join(p for p in (stdout, stderr) if p))
         call.result_at, call.result_ts = s.Where(self.path, line), ts
+        self._output(call, "\n".join(p for p in (stdout, stderr) if p), ts, line)
         if started and ts:
             call.duration_s = max(0.0, (ts - started).total_seconds())
         # No exit code is written: output on stderr alone that reads as an error is a failure.
@@ -358,14 +421,20 @@ class _Reader:
                 self.stats.copies += 1  # the result of a call already paired
             else:
                 self.stats.skipped["orphan_result"] += 1
+                self._saw(record, line, ch.seen_of(block.get("content")), "tool output")
             return
         call, started = pair
         self.paired.add(tool_id)
-        text = _text_of(block.get("content"))
-        call.output = cap_output(text)
+        content = block.get("content")
+        text = ch.text_of(content)
         call.is_error = bool(block.get("is_error"))
         call.result_at = s.Where(self.path, line)
         call.result_ts = ts
+        self._output(call, text, ts, line)
+        if isinstance(content, list) and any(
+            isinstance(b, dict) and b.get("type") == "document" for b in content
+        ):
+            self._saw(record, line, ch.seen_of(content), "tool output")
         if started and ts:
             call.duration_s = max(0.0, (ts - started).total_seconds())
         call.status = outcomes.status(call, text, top)
@@ -373,6 +442,14 @@ class _Reader:
             outcomes.shell_outcome(call, text, top)
         if call.status == s.OK:
             self._todos(call, text, ts, line, record)
+
+    def _output(self, call: s.ToolCall, text: str, ts: datetime | None, line: int) -> None:
+        """A call's output, capped for detection; the middle a cap cuts out is untrusted text the
+        agent read all the same (a suggestion hidden there is followed as readily)."""
+        call.output = cap_output(text)
+        if len(text) > OUTPUT_HEAD + OUTPUT_TAIL:
+            middle = text[OUTPUT_HEAD - _OVERLAP : len(text) - OUTPUT_TAIL + _OVERLAP]
+            self.session.saw(ts, s.Where(self.path, line), middle, "tool output")
 
     def _todos(
         self, call: s.ToolCall, text: str, ts: datetime | None, line: int, record: dict[str, Any]

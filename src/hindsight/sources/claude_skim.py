@@ -51,12 +51,13 @@ META_TYPES = frozenset(
 # Metadata read for what it names (Session.title, Session.agent_name): small, so parsed.
 NAMED_TYPES = frozenset({"ai-title", "custom-title", "agent-name"})
 
-# Records detection never reads. Most versions write the metadata records' type first; progress
-# records name it within their first few hundred bytes; attachments at the start or the very end.
+# Records nothing reads. Most versions write the metadata records' type first; progress records
+# name it within their first few hundred bytes. Attachments are read: detection never uses them,
+# but the agent sees their text (a file the user @-mentioned, a hook's feedback), which taint
+# must search (issue #11).
 SKIP = SkipRules(
-    leading=frozenset(t.encode() for t in META_TYPES - NAMED_TYPES),
+    leading=frozenset(t.encode() for t in META_TYPES - NAMED_TYPES - {"attachment"}),
     early=b'"type":"progress"',
-    edge=b'"type":"attachment"',
 )
 _OUTPUT_BYTES = 8000
 _ENVELOPE = 4096
@@ -145,6 +146,35 @@ def _string_after(data: bytes, key: bytes, start: int) -> tuple[str, int] | None
     if text is not None and data[end : end + 1] != b'"':
         text = fmt.whole_words(text)  # cut: its last word may be half a secret
     return (text or "", end) if text is not None else None
+
+
+def raw_text(skim: Skim) -> str:
+    """What a line too long to hold shows of its text: its head and tail as they are written
+    (taint searches JSON escapes decoded too, so a token after a ``\\n`` is still found)."""
+    parts = (_without_data(skim.head), _without_data(skim.tail))
+    return "\n".join(p.decode("utf-8", "replace") for p in parts)
+
+
+def _without_data(raw: bytes) -> bytes:
+    """``raw`` without the long unbroken ``"data"`` strings an image or a PDF carries (base64:
+    nothing to read, and costly to search)."""
+    out, at = [], 0
+    while (i := raw.find(b'"data":"', at)) >= 0:
+        begin = i + 8
+        end = _string_end(raw, begin, len(raw))
+        if end - begin > 1024 and b" " not in raw[begin : begin + 256]:
+            out.append(raw[at:begin])
+            at = end
+        else:
+            out.append(raw[at:end])
+            at = end
+    out.append(raw[at:])
+    return b"".join(out)
+
+
+def skim_field(skim: Skim, key: bytes) -> str | None:
+    """A short string field of a line too long to hold, from its tail or envelope."""
+    return _field(key, skim.tail, skim.head[:_ENVELOPE])
 
 
 def rebuild_user(skim: Skim) -> dict[str, Any] | None:

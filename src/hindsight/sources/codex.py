@@ -154,8 +154,12 @@ class _Reader:
             return True
         if kind == "compacted":
             self._event(s.COMPACTION, ts, line, text="compacted")
+            self._saw(ts, line, text_of(p.get("message")), "a continuation summary")
             return True
         return False
+
+    def _saw(self, ts: datetime | None, line: int, text: str, channel: str) -> None:
+        self.session.saw(ts, s.Where(self.path, line), text, channel)
 
     def _event(self, kind: str, ts: datetime | None, line: int, **kw: Any) -> s.Event:
         event = s.Event(kind, ts, s.Where(self.path, line), **kw)
@@ -177,6 +181,8 @@ class _Reader:
             return
         if role == "user" and not _HARNESS.match(text):
             self._event(s.PROMPT, ts, line, uuid=_str(p.get("id")), text=text.strip())
+        elif role == "user":  # AGENTS.md (the repo's text), environment context: for taint
+            self._saw(ts, line, text, "harness text in the user's turn")
         elif role == "assistant":
             self._event(s.ASSISTANT, ts, line, uuid=_str(p.get("id")), text=text)
 
@@ -220,17 +226,20 @@ class _Reader:
     def _output(self, p: dict[str, Any], ts: datetime | None, line: int) -> None:
         call_id = str(p.get("call_id", ""))
         pair = self.calls.get(call_id)
+        text = text_of(p.get("output"))
         if pair is None:
             self.stats.skipped["orphan_result"] += 1
+            self._saw(ts, line, text, "tool output")
             return
         call, started = pair
-        text = text_of(p.get("output"))
         call.result_at = s.Where(self.path, line)
         call.result_ts = ts
         exit_code, duration, body = _parse_output(text)
         if started and ts and duration is None:
             duration = max(0.0, (ts - started).total_seconds())
         call.output = body[:OUTPUT_CAP]
+        if len(body) > OUTPUT_CAP:  # what the cap cut: the agent read it all the same
+            self._saw(ts, line, body[OUTPUT_CAP - 512 :], "tool output")
         if call.exit_code is None:
             call.exit_code = exit_code
         if call.duration_s is None:

@@ -215,13 +215,17 @@ class _Message:
         if kind == "user":
             if text.strip() and not _HARNESS.match(text):
                 self._event(s.PROMPT, ts, uuid=uuid, text=text.strip())
+            else:  # the harness's context (a file's content, GEMINI.md): untrusted, for taint
+                self.session.saw(ts, self.where, text, "harness text in the user's turn")
         elif kind == "gemini":
             if text.strip():
                 self._event(s.ASSISTANT, ts, uuid=uuid, text=text)
             for call in msg.get("toolCalls") or []:
                 if isinstance(call, dict):
                     self._tool(call, ts)
-        elif kind not in ("info", "error", "warning"):
+        elif kind in ("info", "error", "warning"):
+            self.session.saw(ts, self.where, text, f"the CLI's {kind} message")
+        else:
             stats.skipped["unknown_message"] += 1
 
     def _event(self, kind: str, ts: datetime | None, **kw: Any) -> None:
@@ -241,6 +245,10 @@ class _Message:
         text = _WRAP.sub("", raw_text).removeprefix("Output: ").rstrip("\n")
         status = raw.get("status")
         call.output = text[:OUTPUT_CAP]
+        done = timestamp(raw.get("timestamp"))
+        # What the cap cut, and an output beside an error: the agent read them all the same.
+        rest = text[OUTPUT_CAP - 512 :] if len(text) > OUTPUT_CAP else ""
+        self.session.saw(done or ts, self.where, rest + (output if error else ""), "tool output")
         if command is not None:
             call.exit_code = int(match.group(1)) if match else (0 if status == "success" else None)
         call.status = (
@@ -253,7 +261,6 @@ class _Message:
             else s.PENDING
         )
         call.is_error = call.status == s.ERROR
-        done = timestamp(raw.get("timestamp"))
         call.result_ts, call.result_at = done, self.where
         if done and ts and done >= ts:
             call.duration_s = (done - ts).total_seconds()

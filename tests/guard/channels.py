@@ -9,6 +9,8 @@
   without ``isCompactSummary``, a background task's notification;
 - harness text in the user's turn: a Stop hook's feedback, a PreToolUse hook's error, a prompt an
   SDK program built (from an issue's body);
+- a hook's output in a ``system`` record, a slash command's body written after it without
+  ``isMeta`` (older versions), an MCP server's embedded resource beside its text;
 - ``copy``: a record an earlier session holds, copied into this one by a fork or a resume.
 
 ``place`` writes the channel's record(s) into a Script after the failing command; the agent then
@@ -38,6 +40,9 @@ CHANNELS = (
     "stop hook",
     "pretool hook",
     "sdk prompt",
+    "system message",
+    "command body",
+    "mcp resource",
     "copy",
 )
 FILLER = "".join(f"  compiling module_{n:04d} ... ok ({n % 7} warnings)\n" for n in range(320))
@@ -185,6 +190,46 @@ def place(s: Script, root: str, channel: str, fail: str, text: str) -> None:
     elif channel == "stop hook":
         _user(
             s, 11, [{"type": "text", "text": f"Stop hook feedback:\n- [./hooks/check.sh]: {text}"}]
+        )
+    elif channel == "system message":  # a hook's output shown as a system line
+        s.records.append(
+            {
+                **s._base("system", 11),
+                "subtype": "informational",
+                "level": "info",
+                "content": f"SessionStart:resume [./hooks/policy.sh] {text}",
+            }
+        )
+    elif channel == "command body":  # a slash command, then its body from its file, unmarked
+        command = {
+            **s._base("user", 10.5),
+            "message": {
+                "role": "user",
+                "content": "<command-message>build is running…</command-message>\n"
+                "<command-name>/build</command-name>",
+            },
+        }
+        s.records.append(command)
+        body = {**s._base("user", 10.6), "message": {"role": "user", "content": text}}
+        body["parentUuid"] = command["uuid"]
+        s.records.append(body)
+    elif channel == "mcp resource":  # an MCP server's embedded resource beside its text
+        s.tool(
+            "mcp__tracker__get_issue",
+            {"id": 12},
+            11,
+            0.1,
+            [
+                {"type": "text", "text": "Issue #12: the build is broken"},
+                {
+                    "type": "resource",
+                    "resource": {
+                        "uri": "issue://12/body",
+                        "mimeType": "text/markdown",
+                        "text": text,
+                    },
+                },
+            ],
         )
     else:
         raise ValueError(channel)

@@ -70,9 +70,17 @@ def seen_of(content: Any) -> str:
             and isinstance(source := block.get("source"), dict)
             and source.get("type") == "text"
         ]
-        if docs:
-            text = "\n".join([text, *docs])
+        # Any other block (an MCP server's embedded resource, a search result): its strings.
+        others: list[str] = []
+        for block in content:
+            if isinstance(block, dict) and block.get("type") not in _PLAIN_BLOCKS:
+                _strings(block, others)
+        if docs or others:
+            text = "\n".join([text, *docs, *others])
     return text
+
+
+_PLAIN_BLOCKS = frozenset({"text", "image", "document", "tool_result", "tool_use"})
 
 
 def _strings(value: Any, out: list[str]) -> None:

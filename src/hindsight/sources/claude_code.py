@@ -22,6 +22,7 @@ from hindsight.sources.claude_skim import META_TYPES, NAMED_TYPES
 
 OUTPUT_HEAD = 6000  # what detection needs of a tool result: the first error lines...
 OUTPUT_TAIL = 2000  # ...and the last ones (test summaries, tracebacks end there)
+COMMAND_BODY_SECONDS = 2  # a slash command's body is written with the command
 _OVERLAP = 512  # the middle kept for taint reaches over each cut, so no token is split by it
 
 _TASK_ID = re.compile(r"Task #?(\w+)")
@@ -91,6 +92,7 @@ class _Reader:
         self.chains: dict[str, str] = {}
         self.task_prompts: dict[str, str] = {}
         self.user_shell: tuple[s.ToolCall, datetime | None] | None = None
+        self.command: tuple[str, datetime | None] | None = None  # the slash command just typed
         self.custom_title: str | None = None
         self.path = session.path
         self.stats = ReadStats()
@@ -349,6 +351,12 @@ class _Reader:
         if ch.NOT_TYPED.match(text):
             if not ch.USERS_OWN.match(text):
                 self._saw(record, line, text, "harness text in the user's turn")
+            elif "<command-name>" in text and isinstance(uuid := record.get("uuid"), str):
+                self.command = (uuid, ts)
+            return
+        if self._command_body(record, ts):
+            # A slash command's prompt, read from its file (older versions don't mark it meta).
+            self._saw(record, line, text, "a slash command's body")
             return
         if ch.HARNESS.match(text):
             if text.lstrip().startswith(ch.CONTINUED):
@@ -370,6 +378,20 @@ class _Reader:
         # A prompt that is only a pasted key is redacted here: it reaches the digest, findings
         # and a model judge as typed text, which no later rule would recognise as a secret.
         self._event(s.PROMPT, ts, line, record, text=bare_token(text.strip()))
+
+    def _command_body(self, record: dict[str, Any], ts: datetime | None) -> bool:
+        """Whether a user record is the body of the slash command just typed: its child, written
+        in the same second or two (the user's next prompt comes later, after an answer)."""
+        if self.command is None:
+            return False
+        uuid, at = self.command
+        self.command = None
+        return (
+            record.get("parentUuid") == uuid
+            and ts is not None
+            and at is not None
+            and abs((ts - at).total_seconds()) <= COMMAND_BODY_SECONDS
+        )
 
     def _user_shell(
         self, text: str, record: dict[str, Any], ts: datetime | None, line: int
@@ -432,8 +454,8 @@ class _Reader:
         call.result_ts = ts
         self._output(call, text, ts, line)
         if isinstance(content, list) and any(
-            isinstance(b, dict) and b.get("type") == "document" for b in content
-        ):
+            isinstance(b, dict) and b.get("type") not in ("text", "image") for b in content
+        ):  # a document, an MCP server's embedded resource: shown to the agent beside the text
             self._saw(record, line, ch.seen_of(content), "tool output")
         if started and ts:
             call.duration_s = max(0.0, (ts - started).total_seconds())
@@ -479,6 +501,9 @@ class _Reader:
             self._stream(record)
         if record.get("subtype") == "compact_boundary":
             self._event(s.COMPACTION, ts, line, record, text="boundary")
+        elif isinstance(content := record.get("content"), str):
+            # A hook's output, a status line, a summary: text the agent may be shown.
+            self._saw(record, line, content, "a system message")
 
 
 def _todo(item: dict[str, Any]) -> dict[str, str]:

@@ -197,6 +197,11 @@ def _read_json(path: Path, stats: ReadStats) -> list[tuple[int, Any]]:
     return [(1, m) for m in doc["messages"]]
 
 
+# What the CLI writes before the content of the files a prompt @-mentions (the user typed the
+# mention, not the content: a file's text is untrusted like any other).
+_INCLUDED = "--- Content from referenced files ---"
+
+
 class _Message:
     """One message's events: a typed prompt, the model's text, its tool calls with results."""
 
@@ -213,6 +218,10 @@ class _Message:
         uuid = msg.get("id") if isinstance(msg.get("id"), str) else None
         text = text_of(msg.get("content"))
         if kind == "user":
+            if _INCLUDED in text:  # @file: the CLI appends the file's content to the prompt
+                typed, _, included = text.partition(_INCLUDED)
+                self.session.saw(ts, self.where, included, "a file the prompt @-included")
+                text = typed
             if text.strip() and not _HARNESS.match(text):
                 self._event(s.PROMPT, ts, uuid=uuid, text=text.strip())
             else:  # the harness's context (a file's content, GEMINI.md): untrusted, for taint

@@ -16,6 +16,7 @@ import os
 import re
 from collections.abc import Callable, Iterator
 from datetime import datetime
+from pathlib import Path
 
 from hindsight import hosts
 from hindsight import session as s
@@ -434,6 +435,10 @@ class SessionTrust:
             gram_chunks.append((wsize, said))
             wsize += word_chunks[-1].count(" ")  # offsets count words
 
+        # The repository's instruction files, loaded before the first prompt and never shown
+        # in the transcript: an earlier session may have written a page's advice there.
+        for name, text in getattr(in_repo, "instructions", list)():
+            add(_both(text), f"the repository's {name}", s.Where(Path(name), 0))
         index, k = _in_order(sess), 0
         for event in sess.events:
             while k < len(index) and _before(index[k], event):
@@ -599,6 +604,10 @@ _SCRIPT_FILES = ("package.json", "pyproject.toml")
 MAX_DEFINING_FILES = 50  # Makefiles and manifests read for their targets and scripts
 
 
+INSTRUCTION_FILES = ("CLAUDE.md", "CLAUDE.local.md", ".claude/CLAUDE.md", "AGENTS.md", "GEMINI.md")
+MAX_INSTRUCTIONS = 256 * 1024  # characters read of each
+
+
 class Repo:
     """The repository's own names, as taint clears them: whether a path names a file or folder
     inside the repository or one of its worktrees (never outside them, never under .git), and
@@ -610,6 +619,7 @@ class Repo:
         self.real = [os.path.realpath(r) for r in roots]
         self._words: set[str] | None = None
         self._paths: dict[tuple[str, str | None], bool] = {}
+        self._instructions: list[tuple[str, str]] | None = None
 
     def __call__(self, path: str, cwd: str | None) -> bool:
         key = (path, cwd)
@@ -627,6 +637,32 @@ class Repo:
             if "/.git" not in full[len(root) :] and os.path.exists(full):
                 return True
         return False
+
+    def instructions(self) -> list[tuple[str, str]]:
+        """The text of the repository's instruction files (CLAUDE.md, AGENTS.md, GEMINI.md...),
+        as the agent loads them at start, hindsight's own block left out: untrusted like a
+        README (red team of #11, fourth pass: a note an earlier session copied from a web page
+        into CLAUDE.md steered the next one, whose transcript never shows it)."""
+        if self._instructions is None:
+            from hindsight import memory
+
+            found: list[tuple[str, str]] = []
+            for root in self.real:
+                for name in INSTRUCTION_FILES:
+                    path = os.path.join(root, name)
+                    if not os.path.isfile(path) or not self._in_repo(path, None):
+                        continue  # a link out of the repository is not its file
+                    try:
+                        with open(path, encoding="utf-8", errors="replace") as f:
+                            text = f.read(MAX_INSTRUCTIONS)
+                    except OSError:
+                        continue
+                    head, _, rest = text.partition(memory.START)
+                    text = head + rest.partition(memory.END)[2] if rest else head
+                    if text.strip():
+                        found.append((name, text))
+            self._instructions = found
+        return self._instructions
 
     def defines(self, word: str) -> bool:
         if self._words is None:

@@ -16,7 +16,9 @@ SECRET = "sk-proj-Zq8vR2mN5tY7wK3pL9xC4bH6jD1fG0sA"  # planted in a recorded Cod
 # One lesson of each agent's sessions, as the rules judge words it.
 FROM_CLAUDE = "**`make test` has no target here; use `make check`**"
 FROM_CODEX = "**`make format` has no target here; use `make fmt-check`**"
-FROM_CODEX_WORKTREE = '**User preference: "no, use conf/settings.ini instead"**'
+# The Codex worktree session's correction was sent with ``codex exec resume``: a program's prompt,
+# not words typed into the TUI, so no preference is learned from it (issue #11, SDK prompts).
+CODEX_EXEC_CORRECTION = "no, use conf/settings.ini instead"
 FROM_GEMINI = "**`make unit` has no target here; use `make check`**"
 
 
@@ -51,10 +53,13 @@ def test_one_memory_from_three_agents_and_a_rerun_adds_nothing(tmp_path: Path) -
     assert summary["sessions_read"] == 10
     memory = tmp_path / "memory" / "MEMORY.md"
     block = memory.read_text(encoding="utf-8")
-    for lesson in (FROM_CLAUDE, FROM_CODEX, FROM_CODEX_WORKTREE, FROM_GEMINI):
+    for lesson in (FROM_CLAUDE, FROM_CODEX, FROM_GEMINI):
         assert block.count(lesson) == 1, lesson
     [report] = (tmp_path / "memory" / "hindsight" / "reports").glob("*.md")
     text = report.read_text(encoding="utf-8")
+    assert CODEX_EXEC_CORRECTION not in block  # found, and held in the report by the gate
+    held = text.split(f'User preference: "{CODEX_EXEC_CORRECTION}"', 1)[0].rsplit("\n", 8)[-7:]
+    assert any("Report only" in line for line in held), held
     assert "(claude-code 6, codex 2, gemini 2)" in text
     # The Gemini worktree session's long search is report-only now (memory admits verified fixes,
     # the user's words and repeats): no search lesson reaches the block.

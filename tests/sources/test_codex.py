@@ -30,7 +30,11 @@ def test_exec_command_and_item_completed_v0_171() -> None:
     session = _read(_v171())
     assert (session.version, session.cwd) == ("0.171.0", "/tmp/cxproj")
     # The environment context the harness sends as a user message is not a prompt.
-    assert session.prompts() == ["run the tests and check the config"]
+    # ``codex exec``: the prompt is a program's, a task, not the user's typed words.
+    assert session.prompts() == []
+    assert [e.text for e in session.events if e.kind == s.TASK] == [
+        "run the tests and check the config"
+    ]
     calls = [(t.command, t.exit_code, t.status) for t in session.shell_calls()]
     assert calls == [
         ("python3 -m pytestx -q", 1, s.ERROR),

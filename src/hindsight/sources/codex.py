@@ -107,6 +107,7 @@ class _Reader:
         self.stats = stats
         self.calls: dict[str, tuple[s.ToolCall, datetime | None]] = {}
         self.ended: dict[str, dict[str, Any]] = {}  # structured ends seen before their output
+        self.exec = False  # a codex exec session: its prompts are a program's
 
     def read(self) -> None:
         stats = self.stats
@@ -173,6 +174,9 @@ class _Reader:
         git = p.get("git")
         if isinstance(git, dict):
             sess.git_branch = _str(git.get("branch")) or sess.git_branch
+        # ``codex exec``: a program's prompt (a CI job's, built from an issue's body), not words
+        # the user typed into the TUI, as Claude Code's SDK prompts (issue #11)
+        self.exec = self.exec or p.get("originator") == "codex_exec"
 
     def _message(self, p: dict[str, Any], ts: datetime | None, line: int) -> None:
         role = p.get("role")
@@ -180,7 +184,10 @@ class _Reader:
         if not text.strip():
             return
         if role == "user" and not _HARNESS.match(text):
-            self._event(s.PROMPT, ts, line, uuid=_str(p.get("id")), text=text.strip())
+            kind = s.TASK if self.exec else s.PROMPT
+            self._event(kind, ts, line, uuid=_str(p.get("id")), text=text.strip())
+            if self.exec:
+                self._saw(ts, line, text, "a prompt the user did not type (codex exec)")
         elif role == "user":  # AGENTS.md (the repo's text), environment context: for taint
             self._saw(ts, line, text, "harness text in the user's turn")
         elif role == "assistant":

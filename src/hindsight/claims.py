@@ -15,6 +15,7 @@ import re
 import unicodedata
 from collections.abc import Iterable
 
+from hindsight import taint
 from hindsight.randomness import lazy
 
 _CURLY = str.maketrans(
@@ -193,6 +194,23 @@ def negation_dropped(span: str, texts: Iterable[str]) -> bool:
 def whole_in(want: str, text: str) -> bool:
     """Whether ``want`` stands in ``text`` as whole words (not ``--force`` of ``--force-x``)."""
     return re.search(rf"(?<![\w-]){re.escape(want)}(?![\w-])", text) is not None
+
+
+_SENTENCE = re.compile(r"[^.!?\n]+[.!?]*")
+
+
+def only_asked(want: str, said: list[str]) -> bool:
+    """Whether the user's words hold ``want`` only inside questions ("what does X do?"): a
+    question is no instruction, and quoting it as one turns it around (red team of #11, fourth
+    pass)."""
+    found = False
+    for text in said:
+        for sentence in _SENTENCE.findall(text):
+            if whole_in(want, taint.norm(fold(sentence))):
+                if not sentence.rstrip().endswith("?"):
+                    return False
+                found = True
+    return found
 
 
 def negation_added(prose: str, quotes: list[str], said: list[str]) -> str | None:

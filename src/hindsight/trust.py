@@ -319,6 +319,8 @@ class Gate:
             ):  # before the repository clears ``./deploy.sh`` as a path
                 return "quotes a command of the session with words left out"
             return _UNKNOWN
+        if claims.only_asked(want, said):
+            return "quotes a question the user asked as their words"
         if quoted and not claims.whole_clauses(span, said):
             # A title's quote clipped ("Don't push to…") of one the lesson quotes whole.
             whole = [_norm(q) for q in quotes if q != span and claims.whole_clauses(q, said)]

@@ -6,7 +6,7 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -78,6 +78,25 @@ GIT_ANY_OWNER = {
     "GIT_CONFIG_KEY_0": "safe.directory",
     "GIT_CONFIG_VALUE_0": "*",
 }
+
+
+def digest_then_apply(
+    root: Path, home: Path, judge: Callable[[dict], dict], env: dict[str, str]
+) -> dict:
+    """The path a model judge's lessons take: `hindsight digest --json`, the judge's answer to
+    it, `hindsight apply` (no cap on new entries); returns apply's JSON summary."""
+    digest = run_cli(
+        "digest", "--json", "--max-bytes", "5000000", "--claude-home", str(home), cwd=root, env=env
+    )
+    assert digest.returncode == 0, digest.stderr
+    lessons = judge(json.loads(digest.stdout))
+    done = run_cli(
+        "apply", "-", "--json", "--max-new", "500", "--claude-home", str(home),
+        cwd=root, env=env, stdin=json.dumps(lessons),
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    result: dict = json.loads(done.stdout)
+    return result
 
 
 @pytest.fixture

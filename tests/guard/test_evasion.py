@@ -10,7 +10,7 @@ import os
 import re
 from pathlib import Path
 
-from conftest import Script, make_repo, run_cli
+from conftest import Script, digest_then_apply, make_repo, run_cli
 from guard import channels
 from guard.evasive import EVASIVE
 from hindsight.sources.claude_files import claude_folder_name
@@ -205,25 +205,7 @@ def _fooled(digest: dict) -> dict:
 
 def test_no_evasive_injection_reaches_memory_through_apply(tmp_path: Path) -> None:
     root, home, memory = _sessions(tmp_path)
-    digest = run_cli(
-        "digest", "--json", "--max-bytes", "5000000", "--claude-home", str(home), cwd=root, env=NOW
-    )
-    assert digest.returncode == 0, digest.stderr
-    judged = _fooled(json.loads(digest.stdout))
-    done = run_cli(
-        "apply",
-        "-",
-        "--json",
-        "--max-new",
-        "500",
-        "--claude-home",
-        str(home),
-        cwd=root,
-        env=NOW,
-        stdin=json.dumps(judged),
-    )
-    assert done.returncode == 0, done.stderr
-    result = json.loads(done.stdout)
+    result = digest_then_apply(root, home, _fooled, NOW)
     text = _memory_text(memory)
     assert _reached(text) == [] and "Injected" not in text
     assert len(_benign_kept(text)) == len(EVASIVE)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from conftest import Script, make_repo, run_cli
+from conftest import Script, digest_then_apply, make_repo, run_cli
 from guard.judged import JUDGED
 from hindsight.sources.claude_files import claude_folder_name
 
@@ -79,24 +79,7 @@ def kept(text: str) -> list[str]:
 
 def apply_judged(tmp_path: Path) -> tuple[dict, str]:
     root, home, memory = judged_sessions(tmp_path)
-    digest = run_cli(
-        "digest", "--json", "--max-bytes", "5000000", "--claude-home", str(home), cwd=root, env=NOW
-    )
-    assert digest.returncode == 0, digest.stderr
-    done = run_cli(
-        "apply",
-        "-",
-        "--json",
-        "--max-new",
-        "500",
-        "--claude-home",
-        str(home),
-        cwd=root,
-        env=NOW,
-        stdin=json.dumps(judged_lessons(json.loads(digest.stdout))),
-    )
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout), memory_text(memory)
+    return digest_then_apply(root, home, judged_lessons, NOW), memory_text(memory)
 
 
 def test_no_judged_attack_reaches_memory_and_every_benign_lesson_does(tmp_path: Path) -> None:

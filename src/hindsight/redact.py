@@ -44,7 +44,8 @@ _BEARER = lazy(r"(\bbearer\s+)([A-Za-z0-9._~+/=\-]{16,})", re.I)
 _BASIC = lazy(r"(\bbasic\s+)([A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])", re.I)
 _SECRET_NAME = (
     r"[A-Za-z0-9_.\-]*(?:passw(?:or)?d|passwd|pwd|secret|token|api[_\-]?key|apikey|access[_\-]?key|"
-    r"private[_\-]?key|client[_\-]?secret|auth[_\-]?key|credentials?|_key|_pat\b)[A-Za-z0-9_\-]*"
+    r"private[_\-]?key|client[_\-]?secret|auth[_\-]?key|credentials?|_key|_pat\b|[_\-.]pass(?![a-z]))"
+    r"[A-Za-z0-9_\-]*"
 )
 # A name whose last part says the value is about a secret, not the secret: its file, its name...
 _META_NAME = lazy(
@@ -886,6 +887,7 @@ _STEPS: list[tuple[tuple[str, ...], bool, Callable[[str], str]]] = [
     (_context.SESSION_GATE, True, _lines(_context.SESSION_GATE, _context.session_cookies)),
     (_context.VAULT_GATE, False, _context.ansible_vault),
     (_context.MNEMONIC_GATE, True, _context.mnemonic),
+    (_context.TOTP_GATE, True, _lines(_context.TOTP_GATE, _context.totp)),
     (("net",), True, lambda t: _NET_USE().sub(_net_use, t)),
     (
         (

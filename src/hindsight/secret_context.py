@@ -162,8 +162,8 @@ def near(text: str) -> str:
                     kind = "password" if passwordish else "secret"
                     spans.append((start, start + len(value), kind))
                     break
-                if lower in _VERBS:
-                    at_verb = True
+                if lower in _VERBS or (value == "/" and passwordish and n > 0):
+                    at_verb = True  # "creds: deploy / <value>"
                 elif value and _plain(value):
                     at_verb = False
                 else:
@@ -311,3 +311,25 @@ def cards(text: str) -> str:
         return m.group(0)
 
     return _CARD().sub(one, text)
+
+
+# A TOTP seed: base32 (A-Z, 2-7) after a word that names one, as authenticator apps show it
+# (JBSWY3DPEHPK3PXP, or "jbsw y3dp ehpk 3pxp" in groups of four).
+TOTP_GATE = ("seed", "secret", "totp", "2fa", "mfa", "otp")
+_TOTP = lazy(
+    r"(\b(?:seed|secret|totp|2fa|mfa|otp)\b[^\n]{0,30}?(?:[:=]|\bis\b|\s)\s*)"
+    r"([A-Z2-7]{16,}={0,6}|[a-z2-7]{16,}={0,6}|(?:[a-z2-7]{4} ){3,}[a-z2-7]{4}|(?:[A-Z2-7]{4} ){3,}[A-Z2-7]{4})"
+    r"(?![\w\-])",
+    re.I,
+)
+
+
+def totp(text: str) -> str:
+    def one(m: re.Match[str]) -> str:
+        value = m.group(2)
+        flat = value.replace(" ", "").rstrip("=")
+        if not any(c in "234567" for c in flat) or len(set(flat.lower())) < 8:
+            return m.group(0)
+        return m.group(1) + "[REDACTED:totp_seed]"
+
+    return _TOTP().sub(one, text)

@@ -17,7 +17,7 @@ _PASSWORDISH = ("password", "passphrase", "passwd", "passcode", "pw", "credentia
 # Words a value is named by; "login", "log in", "sign in" only as "as USER / VALUE" or
 # "as USER with VALUE" (a login page, a login with GitHub, are no values).
 _NAMING = lazy(
-    r"(?<![\w\-./$@])(?P<word>password|passphrase|passwd|passcode|pw|secret|token|key|auth|"
+    r"(?P<word>password|passphrase|passwd|passcode|pw|secret|token|key|auth|"
     r"credentials?|creds|(?P<login>log(?:ged|ging)?[ \t]?in|sign(?:ed|ing)?[ \t]?in))"
     r"(?:'s)?(?![\w\-/])",
     re.I,
@@ -130,6 +130,8 @@ def near(text: str) -> str:
     """Values a few words after a naming word in prose, redacted."""
     spans: list[tuple[int, int, str]] = []
     for m in _NAMING().finditer(text):
+        if m.start() and (text[m.start() - 1].isalnum() or text[m.start() - 1] in "_-./$@"):
+            continue
         word = m.group("word").lower()
         login = m.group("login") is not None
         passwordish = login or word.startswith(_PASSWORDISH)
@@ -211,25 +213,30 @@ def _login_secret(value: str) -> bool:
 
 
 # A session cookie named in prose or a flag (sessionid=..., connect.sid=s%3A..., PHPSESSID=...).
-_SESSION = lazy(
-    r"(?<![\w.\-])(?P<name>[\w\-]*(?:sessid|session[_\-]?id|_session)|connect\.sid|session|sid|"
-    r"[\w\-]+_sid)=(?P<value>[^\s;,'\"&<>)]{8,})",
-    re.I,
+_SESSION = lazy(r"(?:sid|session(?:[_\-]?id)?)=(?P<value>[^\s;,'\"&<>)]{8,})", re.I)
+SESSION_GATE = ("sid=", "session=", "sessionid=", "session_id=", "session-id=")
+_SESSION_NAME = lazy(
+    r"[\w\-]*(?:sessid|session[_\-]?id|_session)|connect\.sid|session|sid|[\w\-]+_sid", re.I
 )
-SESSION_GATE = ("sess", "sid")
 
 
 def session_cookies(text: str) -> str:
     def one(m: re.Match[str]) -> str:
-        value = m.group("value")
+        value, text = m.group("value"), m.string
+        at = m.start()
+        while at and (text[at - 1].isalnum() or text[at - 1] in "_-."):
+            at -= 1
+        eq = m.start("value") - 1
+        name = text[at:eq]
         if (
-            _kept(value)
+            not _SESSION_NAME().fullmatch(name)
+            or _kept(value)
             or value.isalpha()
             or re.match(r"S-1-\d", value)
             or not (any(c.isdigit() for c in value) or "%" in value)
         ):
             return m.group(0)
-        return f"{m.group('name')}=[REDACTED:cookie]"
+        return m.group(0)[: eq - m.start() + 1] + "[REDACTED:cookie]"
 
     return _SESSION().sub(one, text)
 
@@ -284,7 +291,7 @@ def mnemonic(text: str) -> str:
 # network's prefix and a valid Luhn check digit (test cards too: a transcript has no way to
 # tell). Epoch milliseconds start with 1, so no network prefix takes them.
 _CARD = lazy(
-    r"(?<![\w.\-/:#])(?:[2-6]\d{3}([ -]?)\d{4}\1\d{4}\1\d{1,7}|3[47]\d{2}([ -]?)\d{6}\2\d{5})"
+    r"[2-6](?<![\w.\-/:#][2-6])(?:\d{3}([ -]?)\d{4}\1\d{4}\1\d{1,7}|(?<=3)[47]\d{2}([ -]?)\d{6}\2\d{5})"
     r"(?![\w.\-/:])"
 )
 _NETWORK = lazy(
@@ -317,7 +324,7 @@ def cards(text: str) -> str:
 # (JBSWY3DPEHPK3PXP, or "jbsw y3dp ehpk 3pxp" in groups of four).
 TOTP_GATE = ("seed", "secret", "totp", "2fa", "mfa", "otp")
 _TOTP = lazy(
-    r"(\b(?:seed|secret|totp|2fa|mfa|otp)\b[^\n]{0,30}?(?:[:=]|\bis\b|\s)\s*)"
+    r"((?:seed|secret|totp|2fa|mfa|otp)\b[^\n]{0,30}?(?:[:=]|\bis\b|\s)\s*)"
     r"([A-Z2-7]{16,}={0,6}|[a-z2-7]{16,}={0,6}|(?:[a-z2-7]{4} ){3,}[a-z2-7]{4}|(?:[A-Z2-7]{4} ){3,}[A-Z2-7]{4})"
     r"(?![\w\-])",
     re.I,
@@ -326,9 +333,13 @@ _TOTP = lazy(
 
 def totp(text: str) -> str:
     def one(m: re.Match[str]) -> str:
-        value = m.group(2)
+        value, at = m.group(2), m.start()
         flat = value.replace(" ", "").rstrip("=")
-        if not any(c in "234567" for c in flat) or len(set(flat.lower())) < 8:
+        if (
+            (at and m.string[at - 1].isalnum())
+            or not any(c in "234567" for c in flat)
+            or len(set(flat.lower())) < 8
+        ):
             return m.group(0)
         return m.group(1) + "[REDACTED:totp_seed]"
 

@@ -264,9 +264,9 @@ def apply(
         # on its heading there.
         known = admit.in_repository(_git_root(ctx), ctx.memory_dir)
         denied = {
-            x.title: admit.REASON
+            x.title: reason
             for x in fresh.lessons
-            if x.memory and admit.denial(f"{x.title}\n{x.body}", known)
+            if x.memory and (reason := admit.denial(f"{x.title}\n{x.body}", known))
         }
         out.kept_out = len(denied)
         out.held = {

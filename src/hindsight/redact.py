@@ -14,6 +14,7 @@ import functools
 import re
 from collections.abc import Callable
 
+from hindsight import secret_context as _context
 from hindsight.randomness import is_hex, is_uuid, lazy, looks_random, public_id, wordy
 
 
@@ -43,7 +44,8 @@ _BEARER = lazy(r"(\bbearer\s+)([A-Za-z0-9._~+/=\-]{16,})", re.I)
 _BASIC = lazy(r"(\bbasic\s+)([A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])", re.I)
 _SECRET_NAME = (
     r"[A-Za-z0-9_.\-]*(?:passw(?:or)?d|passwd|pwd|secret|token|api[_\-]?key|apikey|access[_\-]?key|"
-    r"private[_\-]?key|client[_\-]?secret|auth[_\-]?key|credentials?|_key|_pat\b)[A-Za-z0-9_\-]*"
+    r"private[_\-]?key|client[_\-]?secret|auth[_\-]?key|credentials?|_key|_pat\b|[_\-.]pass(?![a-z]))"
+    r"[A-Za-z0-9_\-]*"
 )
 # A name whose last part says the value is about a secret, not the secret: its file, its name...
 _META_NAME = lazy(
@@ -59,7 +61,11 @@ _ASSIGN = lazy(
     rf"(?P<vq>\\?[\"']?)(?P<value>(?:[^\s\"'`,;&)}}\]\\]|&(?!\w+=))+)(?P=vq)(?P<after>[ \t]+\w)?",
     re.I,
 )
-_FLAG = lazy(rf"(--(?P<name>{_SECRET_NAME}|pw)[=\s]+['\"]?)([^\s'\"]{{3,}})", re.I)
+# --pw, --psw, --pass, --admin-pass, --root-pw: any value, however plain ("summer2026").
+_FLAG = lazy(
+    rf"(--(?P<name>{_SECRET_NAME}|(?:[\w.]*[-_])?(?:pw|psw|pswd|pass))[=\s]+['\"]?)([^\s'\"]{{3,}})",
+    re.I,
+)
 _EXACT = lazy(
     r"(?<![A-Za-z0-9_.\-])(?P<q>\\?[\"']?)(?P<name>_?auth|api|pass|identitytoken|hmac|sig|signature)"
     r"(?P=q)\s*[:=]\s*(?P<vq>\\?[\"']?)(?P<value>[A-Za-z0-9+/=._~%\-]{8,})",
@@ -69,7 +75,7 @@ _NOT_A_VALUE = lazy(
     r"^(?:\$\{.*|\$\(.*|\$[A-Za-z_][A-Za-z0-9_]*|<[^>]*>?|<%.*|\*+|x+|X+|\.+|null|none|nil|true|false|"
     r"undefined|required|optional|string|str|int|env|changeme|example|your[_\-].*|redacted.*|\[REDACTED.*|"
     r"os\.environ.*|process\.env.*|getenv.*|self\..*|\{\{.*|%\(.*|[a-z_]+\(.*|\d{1,6}|[-/~.].*|"
-    r"[|>][+\-]?\d?|\$\w+\(.*|=+)$",
+    r"[|>][+\-]?\d?|\$\w+\(.*|=+|[\w\-]{0,12}[-_](?:x{3,}|X{3,}|\*{3,}|\.{3}))$",
     re.I,
 )
 _XML = lazy(
@@ -197,6 +203,11 @@ _PROGRAM_FLAGS: list[tuple[tuple[str, ...], Callable[[], re.Pattern[str]]]] = [
         ),
     ),
     (("-stdin",), lazy(rf"(--password-stdin\b[^\n|;&]*?<<<\s*){_FILLED}")),
+    # Fifth red team: sudo -S reads the password from a here-string.
+    (
+        ("sudo",),
+        lazy(rf"(\bsudo\s+(?:-[A-Za-z]+\s+)*?-[A-Za-z]*S[A-Za-z]*\s+(?:-\S+\s+)*<<<\s*){_FILLED}"),
+    ),
     (("sqlcmd", "bcp", "osql"), lazy(rf"(\b(?:sqlcmd|bcp|osql)\b[^\n|;&]*?\s-P\s*){_FILLED}")),
     (
         ("mongo",),
@@ -475,7 +486,9 @@ def _kept(value: str) -> bool:
 def _assignment(m: re.Match[str]) -> str:
     value, name = m.group("value"), m.group("name")
     whole = m.group(0)
-    if _kept(value) or (_META_NAME().search(name) and name.lower() != "secret_id"):
+    if _kept(value) or (
+        _META_NAME().search(name) and not name.lower().endswith(("secret_id", "private_key_id"))
+    ):
         return whole
     if is_uuid(value) and not re.search(r"api|auth|token|secret|pass", name, re.I):
         return whole  # idempotency and cache keys are UUIDs
@@ -646,7 +659,8 @@ def _prose(m: re.Match[str]) -> str:
     if "[REDACTED" in value:
         return m.group(0)
     if m.group(2) is not None and (
-        re.fullmatch(r"[a-z0-9]+(?:[-.][a-z0-9]+)+", value)
+        m.group(1).lower().startswith("pin")
+        or re.fullmatch(r"[a-z0-9]+(?:[-.][a-z0-9]+)+", value)
         or re.search(
             r"\b(?:get|describe|delete|edit|patch|label|annotate|create\s+\w+|rollout|secrets?)\s+$",
             m.string[max(0, m.start() - 40) : m.start()],
@@ -840,7 +854,7 @@ _STEPS: list[tuple[tuple[str, ...], bool, Callable[[str], str]]] = [
         True,
         lambda t: _PROSE().sub(_prose, t),
     ),
-    ((*_NAMES, "--pw"), True, lambda t: _FLAG().sub(_flag, t)),
+    ((*_NAMES, "-pw", "psw"), True, lambda t: _FLAG().sub(_flag, t)),
     *((gate, True, _lines(gate, _sub(pattern, "password"))) for gate, pattern in _PROGRAM_FLAGS),
     (_INTL_GATE, True, _lines(_INTL_GATE, lambda t: _PROSE_INTL().sub(_prose_intl, t))),
     (("pass",), False, _lines(("pass",), lambda t: _INI_PASS().sub(_kept_quoted, t))),
@@ -868,6 +882,12 @@ _STEPS: list[tuple[tuple[str, ...], bool, Callable[[str], str]]] = [
     ),
     (("identified", "password"), True, lambda t: _SQL_PASSWORD().sub(_quoted_value, t)),
     (("setx",), True, lambda t: _SETX().sub(_setx, t)),
+    # Fifth red team of #11: context, not shape (secret_context.py).
+    (_context.NAMING_GATE, True, _lines(_context.NAMING_GATE, _context.near)),
+    (_context.SESSION_GATE, True, _lines(_context.SESSION_GATE, _context.session_cookies)),
+    (_context.VAULT_GATE, False, _context.ansible_vault),
+    (_context.MNEMONIC_GATE, True, _context.mnemonic),
+    (_context.TOTP_GATE, True, _lines(_context.TOTP_GATE, _context.totp)),
     (("net",), True, lambda t: _NET_USE().sub(_net_use, t)),
     (
         (
@@ -887,6 +907,7 @@ _STEPS: list[tuple[tuple[str, ...], bool, Callable[[str], str]]] = [
     ),
     ((":",), False, _sub(_PGPASS, "password")),
     (("=", ":"), False, lambda t: _NAMED().sub(_named, t)),
+    ((), False, _context.cards),  # no literal: a network's prefix and the Luhn digit decide
     ((), False, _nfkc),  # after the rest: a line they redacted as it is keeps its characters
     ((), False, lambda t: _CANDIDATE().sub(_candidate, t)),
     ((), False, lambda t: _MID_CANDIDATE().sub(_mid_random, t)),
@@ -950,13 +971,18 @@ def bare_token(text: str) -> str:
 
 def redact_blocks(text: str) -> str:
     """Only the secrets that span lines (a YAML block scalar's value, an expect script's answer
-    to a password prompt), for a caller that goes on to redact line by line: alone, the value's
-    line names no secret. Cheap where they cannot be: two literal checks."""
+    to a password prompt, an Ansible vault's payload, a recovery phrase under its label), for a
+    caller that goes on to redact line by line: alone, the value's line names no secret. Cheap
+    where they cannot be: literal checks."""
     folded = _fold(text)
     if "\n" in text and any(n in folded for n in _NAMES) and ("|" in text or ">" in text):
         text = _YAML_BLOCK().sub(_yaml_block, text)
     if "send" in text:
         text = _EXPECT_SEND().sub(_expect_send, text)
+    if "$ANSIBLE_VAULT;" in text:
+        text = _context.ansible_vault(text)
+    if "\n" in text and _gate(_context.MNEMONIC_GATE, folded):
+        text = _context.mnemonic(text)
     return text
 
 

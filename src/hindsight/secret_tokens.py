@@ -50,6 +50,33 @@ TOKENS: list[tuple[str, tuple[str, ...], str]] = [
         ("/api/webhooks/",),
         r"\bdiscord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_\-]{40,}",
     ),
+    # Fifth red team of #11: webhook URLs whose path is the secret; the host stays readable.
+    (
+        "netlify_build_hook",
+        ("netlify.com/build_hooks/",),
+        r"(?<=netlify\.com/build_hooks/)[a-f0-9]{24}\b",
+    ),
+    (
+        "zapier_webhook",
+        ("hooks.zapier.com/hooks/catch/",),
+        r"(?<=hooks\.zapier\.com/hooks/catch/)\d+/[A-Za-z0-9]+/?",
+    ),
+    (
+        "office_webhook",
+        (".office.com/webhookb2/", "outlook.office.com/webhook/"),
+        r"(?:(?<=\.office\.com/webhookb2/)|(?<=outlook\.office\.com/webhook/))"
+        r"[A-Za-z0-9@\-]+(?:/[A-Za-z0-9@\-]+)*",
+    ),
+    (
+        "make_webhook",
+        ("make.com/", "integromat.com/"),
+        r"(?:(?<=make\.com/)|(?<=integromat\.com/))[a-z0-9]{32}\b",
+    ),
+    (
+        "ifttt_webhook",
+        ("/with/key/", "ifttt.com/use/"),
+        r"(?:(?<=/with/key/)|(?<=ifttt\.com/use/))[A-Za-z0-9_\-]{16,}",
+    ),
     ("stripe_key", ("_live_", "_test_"), r"\b(?:sk|rk|pk|whsec)_(?:live|test)_[A-Za-z0-9]{16,}"),
     ("stripe_key", ("whsec_",), r"\bwhsec_[A-Za-z0-9+/=]{24,}"),
     ("google_api_key", ("AIza",), r"\bAIza[0-9A-Za-z_\-]{35}\b"),

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from conftest import Script, digest_then_apply, make_repo, run_cli
 from guard.judged import JUDGED
+from hindsight import admit
 from hindsight.sources.claude_files import claude_folder_name
 
 NOW = {"HINDSIGHT_NOW": "2026-11-30T15:00:00Z"}
@@ -165,11 +166,9 @@ def test_every_field_of_the_judges_json_is_screened_and_redacted(tmp_path: Path)
     assert "- an evidence key that is not a key: from `the judge's output`" in report
     assert "- overrides instructions: from `the judge's output`" in report
     text = (memory / "MEMORY.md").read_text()
-    assert entry_titles(text) == {
-        "Check target",
-        "Check target 2",
-        "Check target [REDACTED:github_token]",
-    }
+    # "token <secret>" names a credential next to a value: redacted, it stays in the report only.
+    assert entry_titles(text) == {"Check target 2", "Check target [REDACTED:github_token]"}
+    assert f"): {admit.CREDENTIAL}" in report
 
 
 def test_max_new_counts_only_lessons_that_passed_the_gate(tmp_path: Path) -> None:

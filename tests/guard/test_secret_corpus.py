@@ -12,12 +12,13 @@ from conftest import make_repo, run_cli
 from guard.corpus import LOOKALIKES, SECRETS
 from guard.lookalikes import LOOKS
 from guard.placement import leaks, write_sessions
+from guard.secrets_fifth import FIFTH, FIFTH_LOOKS
 from guard.secrets_redteam import REDTEAM
 from guard.secrets_scanners import SCANNER
 from hindsight.redact import redact
 
-ALL = SCANNER + REDTEAM + [("legacy " + p, p, line, s) for p, line, s in SECRETS]
-ALL_LOOKS = LOOKS + [("legacy", line) for line in LOOKALIKES]
+ALL = SCANNER + REDTEAM + FIFTH + [("legacy " + p, p, line, s) for p, line, s in SECRETS]
+ALL_LOOKS = LOOKS + FIFTH_LOOKS + [("legacy", line) for line in LOOKALIKES]
 
 
 def test_the_corpus_is_as_large_as_the_issue_asks() -> None:

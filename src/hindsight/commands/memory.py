@@ -58,10 +58,11 @@ def _show(store: MemoryStore, as_json: bool) -> int:
 def _add(ctx: Context, target: targets.Target, args: argparse.Namespace) -> int:
     store = target.store
     entry = Entry.make(args.title, args.body, args.kind, clock.today())
-    if admit.random_tokens(f"{entry.title}\n{entry.body}"):
+    text = f"{entry.title}\n{entry.body}"
+    if admit.random_tokens(text) or admit.credential_context(text):
         root = ctx.repo.root if ctx.repo.is_git else None
-        if admit.denial(f"{entry.title}\n{entry.body}", admit.in_repository(root, store.folder)):
-            print(f"hindsight: error: not added, {admit.REASON}", file=sys.stderr)
+        if reason := admit.denial(text, admit.in_repository(root, store.folder)):
+            print(f"hindsight: error: not added, {reason}", file=sys.stderr)
             return 1
     result = targets.change(ctx, target, [entry], args.max_bytes, clock.today())
     if result.duplicates:

@@ -158,7 +158,12 @@ def near(text: str) -> str:
             else:
                 if prev in _PREPOSITIONS:
                     break  # a place, not a value: "the key is in 1Password"
-                seen = context + window[: t.start()]
+                # A hash word says "id, not key" a few words before the naming word ("checksum
+                # of the key file") or after it; "commit" before it only right before it (the
+                # verb of "never commit the datadog key X" says nothing of X).
+                before = context.split()[-3:]
+                kept = [w for i, w in enumerate(before, 1) if i == len(before) or "commit" not in w]
+                seen = " ".join(kept) + " " + window[: t.start()]
                 if value and _secret(value, passwordish, at_verb, seen):
                     start = m.end() + t.start() + raw.find(value)
                     kind = "password" if passwordish else "secret"

@@ -97,6 +97,13 @@ def find(ctx: Context, window: Window) -> list[Group]:
 def read(groups: list[Group]) -> Iterator[Session]:
     """Sessions in the groups' order (oldest first); a record copied into a later session (a
     resume copies the history it continues) counts once, in the session that wrote it first."""
+    from hindsight.secret_context import token_output
+
     seen: set[str] = set()
     for group in groups:
-        yield group.source.read(group.main, group.subagents, seen)
+        sess = group.source.read(group.main, group.subagents, seen)
+        for call in sess.tools():
+            if call.is_shell and call.command and call.output:
+                # `heroku auth:token` prints its token alone: no pattern knows a UUID is one.
+                call.output = token_output(call.command, call.output)
+        yield sess

@@ -95,6 +95,9 @@ def _base58(text: str) -> bytes | None:
     return b"\0" * (len(text) - len(text.lstrip("1"))) + body
 
 
+_HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
+
+
 @functools.lru_cache(maxsize=4096)
 def public_id(token: str) -> bool:
     """A public identifier that looks random but carries its own checksum or header, so a
@@ -110,6 +113,8 @@ def public_id(token: str) -> bool:
     if len(token) == 46 and token.startswith("Qm"):
         raw = _base58(token)
         return raw is not None and len(raw) == 34 and raw[:2] == b"\x12\x20"
+    if len(token) == 42 and token[:2] == "0x" and all(c in _HEX_DIGITS for c in token[2:]):
+        return True  # an Ethereum address (a private key is 64 hex digits, not 40)
     lower = token.lower()
     if token in (lower, token.upper()) and _SEGWIT().fullmatch(lower):
         return True  # one case, an alphabet without 1, b, i, o: a key of that shape is no key

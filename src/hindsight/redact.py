@@ -888,6 +888,8 @@ _STEPS: list[tuple[tuple[str, ...], bool, Callable[[str], str]]] = [
     (_context.VAULT_GATE, False, _context.ansible_vault),
     (_context.MNEMONIC_GATE, True, _context.mnemonic),
     (_context.TOTP_GATE, True, _lines(_context.TOTP_GATE, _context.totp)),
+    (_context.WALLET_GATE, True, _lines(_context.WALLET_GATE, _context.wallet_keys)),
+    (_context.PRINTED_TOKEN_GATE, True, _context.printed_tokens),
     (("net",), True, lambda t: _NET_USE().sub(_net_use, t)),
     (
         (

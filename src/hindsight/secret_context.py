@@ -349,3 +349,59 @@ def totp(text: str) -> str:
         return m.group(1) + "[REDACTED:totp_seed]"
 
     return _TOTP().sub(one, text)
+
+
+# A 64-hex private key named by the wallet holding it (an address is 40 hex; a transaction hash
+# is named as one, not as a wallet).
+WALLET_GATE = ("wallet", "private", "priv")
+_WALLET_KEY = lazy(
+    r"(\b(?:wallet|private[_ \-]?key|privkey)\b[\s:=\"']{1,4}(?:is\s+)?)(?:0x)?[0-9a-fA-F]{64}\b",
+    re.I,
+)
+
+
+def wallet_keys(text: str) -> str:
+    return _WALLET_KEY().sub(lambda m: m.group(1) + "[REDACTED:private_key]", text)
+
+
+# Commands whose whole output is a token: what follows them on the next lines, alone on its
+# line, is that token however it looks (a Heroku token is a UUID).
+PRINTED_TOKEN_GATE = ("auth:token", "auth token", "-token", "print token", "get-login-password")
+_PRINTS_TOKEN = lazy(
+    r"(?:heroku\s+auth:token|gh\s+auth\s+token|gcloud\s+auth\s+(?:application-default\s+)?"
+    r"print-(?:access|identity)-token|az\s+account\s+get-access-token|doctl\s+auth\s+token|"
+    r"vault\s+print\s+token|aws\s+ecr(?:-public)?\s+get-login-password)\b[^\n]*\n"
+    r"(?P<out>(?:[^\n]*(?:\n|$)){1,3})",
+    re.I,
+)
+_BARE_TOKEN = lazy(r"(?m)^(?P<indent>[ \t>|$`\"']*)[\w.\-:/+=]{20,}(?P<end>[`\"']?[ \t]*)$")
+
+
+def printed_tokens(text: str) -> str:
+    def one(m: re.Match[str]) -> str:
+        out = _BARE_TOKEN().sub(
+            lambda t: t.group("indent") + "[REDACTED:token]" + t.group("end"), m.group("out")
+        )
+        return m.group(0)[: m.start("out") - m.start()] + out
+
+    return _PRINTS_TOKEN().sub(one, text)
+
+
+_PRINTS_TOKEN_COMMAND = lazy(
+    r"(?:heroku\s+auth:token|gh\s+auth\s+token|gcloud\s+auth\s+(?:application-default\s+)?"
+    r"print-(?:access|identity)-token|az\s+account\s+get-access-token|doctl\s+auth\s+token|"
+    r"vault\s+print\s+token|aws\s+ecr(?:-public)?\s+get-login-password)\b",
+    re.I,
+)
+
+
+def token_output(command: str, output: str) -> str:
+    """The output of a command that prints a token (``heroku auth:token``), each line that is a
+    bare token redacted: reports and the digest show the output apart from its command."""
+    if not output or not any(g in command for g in PRINTED_TOKEN_GATE):
+        return output
+    if not _PRINTS_TOKEN_COMMAND().search(command):
+        return output
+    return _BARE_TOKEN().sub(
+        lambda t: t.group("indent") + "[REDACTED:token]" + t.group("end"), output
+    )

@@ -68,6 +68,8 @@ FIFTH: list[tuple[str, str, str, str]] = [
     ("prose_password", "prompt", f"db password for staging {PW[4]} (don't commit it)", PW[4]),
     ("prose_hex_key", "prompt", f"The Datadog key {HEX32[0]} is rejected", HEX32[0]),
     ("prose_hex_key", "prompt", f"twilio auth {HEX32[1]}", HEX32[1]),
+    ("wallet_key", "cat", f"wallet 0x{HEX64[2]}\nnetwork: mainnet", HEX64[2]),
+    ("wallet_key", "assistant", f"The private key {HEX64[1]} signs for the deployer.", HEX64[1]),
     # "commit" the verb, before the naming word, says nothing of the value (a red-team case)
     ("prose_hex_key", "prompt", f"never commit the datadog key {HEX32[5]} again", HEX32[5]),
     ("prose_hex_key", "assistant", f"The Cloudflare global key {HEX37} works.", HEX37),
@@ -195,6 +197,7 @@ FIFTH: list[tuple[str, str, str, str]] = [
 FIFTH_LOOKS: list[tuple[str, str]] = [
     ("hash_after_word", f"the fix is in commit {F.s(HEX, 40)}"),
     ("hash_after_word", f"the cache key {F.s(HEX, 32)} is stale after the deploy"),
+    ("hash_after_word", f"wallet address 0x{F.s(HEX, 40)} holds the test funds"),
     ("hash_after_word", f"token refresh landed in sha {F.s(HEX, 40)}"),
     ("hash_after_word", f"the key rotation commit is {F.s(HEX, 40)}"),
     ("hash_after_word", f"image digest sha256:{F.s(HEX, 64)}"),

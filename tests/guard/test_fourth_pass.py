@@ -3,6 +3,8 @@ the corpora only say "redacted" or "unchanged"."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from hindsight.randomness import public_id
 from hindsight.redact import redact, redact_blocks
 
@@ -123,3 +125,26 @@ def test_every_language_label_takes_its_value() -> None:
     )
     for label in labels:
         assert redact(f"{label}: Tq7mWx92") == f"{label}: [REDACTED:password]", label
+
+
+def test_a_token_printed_alone_by_its_command_is_redacted_in_the_digest(tmp_path: Path) -> None:
+    """`heroku auth:token` prints a UUID, which no pattern takes for a secret; the digest shows
+    the output apart from its command, so the reader's output is redacted by its command."""
+    import json
+
+    from conftest import Script, make_repo, run_cli
+    from hindsight.sources.claude_files import claude_folder_name
+
+    token, request = "5f0c7e52-8d1b-4e2a-9c3f-7a6b5d4e3f21", "9a1b2c3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d"
+    root, _ = make_repo(tmp_path)
+    home = tmp_path / "home"
+    folder = home / "projects" / claude_folder_name(str(root))
+    folder.mkdir(parents=True)
+    s = Script(cwd=str(root)).prompt("why does the deploy fail?", 0)
+    s.bash("heroku auth:token", 1, 1, 0, f"{token}\n ›   Warning: token will expire 12/30/2026")
+    s.bash("curl -s https://api.example.com/health", 3, 1, 0, f"request {request} ok")
+    (folder / "s1.jsonl").write_text("".join(json.dumps(r) + "\n" for r in s.records))
+    done = run_cli("digest", "--since", "7d", "--claude-home", str(home), cwd=root)
+    assert done.returncode == 0, done.stderr
+    assert token not in done.stdout and "[REDACTED:token] | › Warning" in done.stdout
+    assert request in done.stdout  # a UUID another command printed is an id

@@ -506,8 +506,10 @@ class SessionTrust:
 
     def _first_encoded(self, token: str, end: int) -> int:
         """Where ``token`` first stands in the untrusted text spelled backwards or in rot13: a
-        model reads both as easily as the plain word (red team of #11, fourth pass). Only words
-        of six letters and more: shorter ones meet another word's reversal by chance."""
+        model reads both as easily as the plain word (red team of #11, fourth pass). Only an
+        assignment of six characters and more (``HUSKY=0``): shorter ones meet another word's
+        reversal by chance, and two more scans of the whole text for every word cost a third
+        of a large run."""
         found = [
             f
             for form in (token[::-1], codecs.encode(token, "rot13"))
@@ -578,7 +580,7 @@ class SessionTrust:
                 found = self._first_cased(tok[1], end)
             else:
                 found = self._first(tok[1].casefold(), end)
-            if found < 0 and tok[0] in ("word", "variable") and len(tok[1]) >= 6:
+            if found < 0 and tok[0] == "variable" and len(tok[1]) >= 6:
                 found = self._first_encoded(tok[1].casefold(), end)
             if found < 0:
                 continue

@@ -366,33 +366,36 @@ def wallet_keys(text: str) -> str:
 
 # Commands whose whole output is a token: what follows them on the next lines, alone on its
 # line, is that token however it looks (a Heroku token is a UUID).
-PRINTED_TOKEN_GATE = ("auth:token", "auth token", "-token", "print token", "get-login-password")
-_PRINTS_TOKEN = lazy(
+PRINTED_TOKEN_GATE = (
+    "auth:token",
+    "auth token",
+    "print-access-token",
+    "print-identity-token",
+    "get-access-token",
+    "print token",
+    "get-login-password",
+)
+_TOKEN_COMMAND = (
     r"(?:heroku\s+auth:token|gh\s+auth\s+token|gcloud\s+auth\s+(?:application-default\s+)?"
     r"print-(?:access|identity)-token|az\s+account\s+get-access-token|doctl\s+auth\s+token|"
-    r"vault\s+print\s+token|aws\s+ecr(?:-public)?\s+get-login-password)\b[^\n]*\n"
-    r"(?P<out>(?:[^\n]*(?:\n|$)){1,3})",
-    re.I,
+    r"vault\s+print\s+token|aws\s+ecr(?:-public)?\s+get-login-password)\b"
 )
+_PRINTS_TOKEN = lazy(_TOKEN_COMMAND + r"[^\n]*\n(?P<out>(?:[^\n]*(?:\n|$)){1,3})", re.I)
+_PRINTS_TOKEN_COMMAND = lazy(_TOKEN_COMMAND, re.I)
 _BARE_TOKEN = lazy(r"(?m)^(?P<indent>[ \t>|$`\"']*)[\w.\-:/+=]{20,}(?P<end>[`\"']?[ \t]*)$")
 
 
 def printed_tokens(text: str) -> str:
     def one(m: re.Match[str]) -> str:
-        out = _BARE_TOKEN().sub(
-            lambda t: t.group("indent") + "[REDACTED:token]" + t.group("end"), m.group("out")
-        )
-        return m.group(0)[: m.start("out") - m.start()] + out
+        return m.group(0)[: m.start("out") - m.start()] + _bare_tokens(m.group("out"))
 
     return _PRINTS_TOKEN().sub(one, text)
 
 
-_PRINTS_TOKEN_COMMAND = lazy(
-    r"(?:heroku\s+auth:token|gh\s+auth\s+token|gcloud\s+auth\s+(?:application-default\s+)?"
-    r"print-(?:access|identity)-token|az\s+account\s+get-access-token|doctl\s+auth\s+token|"
-    r"vault\s+print\s+token|aws\s+ecr(?:-public)?\s+get-login-password)\b",
-    re.I,
-)
+def _bare_tokens(output: str) -> str:
+    return _BARE_TOKEN().sub(
+        lambda t: t.group("indent") + "[REDACTED:token]" + t.group("end"), output
+    )
 
 
 def token_output(command: str, output: str) -> str:
@@ -400,8 +403,4 @@ def token_output(command: str, output: str) -> str:
     bare token redacted: reports and the digest show the output apart from its command."""
     if not output or not any(g in command for g in PRINTED_TOKEN_GATE):
         return output
-    if not _PRINTS_TOKEN_COMMAND().search(command):
-        return output
-    return _BARE_TOKEN().sub(
-        lambda t: t.group("indent") + "[REDACTED:token]" + t.group("end"), output
-    )
+    return _bare_tokens(output) if _PRINTS_TOKEN_COMMAND().search(command) else output

@@ -438,7 +438,7 @@ class SessionTrust:
         # The repository's instruction files, loaded before the first prompt and never shown
         # in the transcript: an earlier session may have written a page's advice there.
         for name, text in getattr(in_repo, "instructions", list)():
-            add(_both(text), f"the repository's {name}", s.Where(Path(name), 0))
+            add(text, f"the repository's {name}", s.Where(Path(name), 0))
         index, k = _in_order(sess), 0
         for event in sess.events:
             while k < len(index) and _before(index[k], event):
@@ -641,7 +641,7 @@ class Repo:
         return False
 
     def instructions(self) -> list[tuple[str, str]]:
-        """The text of the repository's instruction files (CLAUDE.md, AGENTS.md, GEMINI.md...),
+        """The text of the repository's instruction files, as taint searches it (CLAUDE.md, AGENTS.md, GEMINI.md...),
         as the agent loads them at start, hindsight's own block left out: untrusted like a
         README (red team of #11, fourth pass: a note an earlier session copied from a web page
         into CLAUDE.md steered the next one, whose transcript never shows it)."""
@@ -661,8 +661,8 @@ class Repo:
                         continue
                     head, _, rest = text.partition(memory.START)
                     text = head + rest.partition(memory.END)[2] if rest else head
-                    if text.strip():
-                        found.append((name, text))
+                    if text.strip():  # rendered once here, not once a session
+                        found.append((name, _both(text)))
             self._instructions = found
         return self._instructions
 

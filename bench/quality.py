@@ -213,17 +213,51 @@ def run_sessions(layout: Layout) -> tuple[list[str], list[str], str]:
     return memory_entries(layout.memory), report_items(layout.memory), "\n".join(digests)
 
 
+def run_skill(layout: Layout, lessons: Path) -> tuple[list[str], list[str], str]:
+    """The skill's path (SKILL.md): `digest`, a model's lessons JSON, `apply`, `commit`. The
+    digest is written beside the lessons the first time (``--prepare``): the model reads that
+    file, blind to the labels; with its answer there, the answer is applied and scored."""
+    for t in layout.transcripts:
+        layout.lay(t.name)
+    digest = cli("digest", *_where(layout))
+    seen = lessons.parent / "digest.md"
+    if not seen.exists():
+        seen.write_text(digest, encoding="utf-8")
+    if lessons.exists():
+        cli("apply", str(lessons), *_where(layout))
+        cli("commit", *_where(layout))
+    return memory_entries(layout.memory), report_items(layout.memory), digest
+
+
+def _base(mode: str, source: str, skill_dir: str | None) -> Path:
+    """A fresh temp folder; the skill mode's is fixed (its digest's paths are the answer's)."""
+    if mode != "skill" or skill_dir is None:
+        return Path(tempfile.mkdtemp(prefix="hq-"))
+    base = Path(skill_dir).resolve() / source / "machine"
+    shutil.rmtree(base, ignore_errors=True)
+    return base
+
+
 def evaluate(
-    source: str, fixtures: str, labels: dict[str, Any], modes: list[str], keep: bool
+    source: str,
+    fixtures: str,
+    labels: dict[str, Any],
+    modes: list[str],
+    keep: bool,
+    skill_dir: str | None = None,
 ) -> dict[str, Any]:
     """One source in every mode: a fresh layout each, scored against its labels."""
     started = time.perf_counter()
     out: dict[str, Any] = {"source": source, "modes": {}}
     for mode in modes:
-        base = Path(tempfile.mkdtemp(prefix="hq-"))
+        base = _base(mode, source, skill_dir)
         try:
             layout = Layout(Path(fixtures) / source, base)
-            entries, items, digest = (run_batch if mode == "batch" else run_sessions)(layout)
+            if mode == "skill":
+                answer = Path(str(skill_dir)).resolve() / source / "lessons.json"
+                entries, items, digest = run_skill(layout, answer)
+            else:
+                entries, items, digest = (run_batch if mode == "batch" else run_sessions)(layout)
             unmap = layout.unmap
             result = score(
                 [unmap(e) for e in entries], [unmap(i) for i in items], unmap(digest), labels
@@ -235,7 +269,7 @@ def evaluate(
                 result["folder"] = str(base)
             out["modes"][mode] = result
         finally:
-            if not keep:
+            if not keep and mode != "skill":
                 shutil.rmtree(base, ignore_errors=True)
     out["seconds"] = round(time.perf_counter() - started, 2)
     return out
@@ -328,7 +362,17 @@ def main(argv: list[str] | None = None) -> int:
         "--labels", type=Path, default=LABELS, help="folder of <source>.json labels"
     )
     parser.add_argument("--fixtures", type=Path, default=FIXTURES, help="the development set")
-    parser.add_argument("--mode", choices=(*MODES, "both"), default="both")
+    parser.add_argument(
+        "--mode",
+        choices=(*MODES, "both", "skill"),
+        default="both",
+        help="skill: score a model's answers to the digests under --skill-dir (SKILL.md's path)",
+    )
+    parser.add_argument(
+        "--skill-dir",
+        type=Path,
+        help="with --mode skill: <source>/digest.md is written here, <source>/lessons.json read",
+    )
     parser.add_argument("--jobs", type=int, default=2, help="sources evaluated in parallel")
     parser.add_argument("--json", action="store_true", help="one JSON document")
     parser.add_argument("--keep", action="store_true", help="keep the laid-out folders (printed)")
@@ -348,9 +392,13 @@ def main(argv: list[str] | None = None) -> int:
         )
         return 1
     modes = list(MODES) if args.mode == "both" else [args.mode]
+    if args.mode == "skill" and args.skill_dir is None:
+        print("quality: --mode skill needs --skill-dir", file=sys.stderr)
+        return 1
     started = time.perf_counter()
     names = sorted(labels)
-    jobs = [(n, str(args.fixtures), labels[n], modes, args.keep) for n in names]
+    skill = str(args.skill_dir) if args.skill_dir else None
+    jobs = [(n, str(args.fixtures), labels[n], modes, args.keep, skill) for n in names]
     if args.jobs > 1 and len(jobs) > 1:
         with ProcessPoolExecutor(max_workers=args.jobs) as pool:
             results = list(pool.map(evaluate, *zip(*jobs, strict=True)))

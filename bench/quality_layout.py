@@ -8,6 +8,7 @@ committed, so hindsight's checks against the repository behave as they would for
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -157,15 +158,24 @@ class Layout:
         self.pattern = root_pattern(self.recorded_root)
         self.rewritten: dict[str, list[str]] = {}
         files: set[str] = set()
+        folders: set[str] = set()
         for t in self.transcripts:
             new = [rewrite_line(line, self.pattern, str(self.repo)) for line in t.lines]
             self.rewritten[t.name] = new
             for line in new:
                 try:
-                    _touched_files(json.loads(line), files)
+                    record = json.loads(line)
                 except json.JSONDecodeError:
                     continue
+                _touched_files(record, files)
+                if isinstance(record, dict) and isinstance(record.get("cwd"), str):
+                    folders.add(record["cwd"])
         self.files = sorted(self._recreate(files))
+        # The folders the shell stood in existed on the user's machine too (`cd sub` worked).
+        for folder in folders:
+            if folder.startswith(str(self.repo) + "/") and "/.git" not in folder:
+                with contextlib.suppress(OSError):
+                    Path(folder).mkdir(parents=True, exist_ok=True)
         git("init", "-q", "-b", "main", ".", cwd=self.repo)
         (self.repo / ".gitkeep").write_text("")
         git("add", "-A", cwd=self.repo)

@@ -107,6 +107,7 @@ class ToolCall(Record):
         "kind",
         "refused_by",
         "by_user",
+        "cwd",
     )
     id: str
     name: str
@@ -123,6 +124,9 @@ class ToolCall(Record):
     kind: str  # agent-neutral: shell/read/edit/search/fetch/skill/todo/agent/other
     refused_by: str | None  # BY_HOOK / BY_PERMISSION / BY_CLASSIFIER / BY_HARNESS when BLOCKED
     by_user: bool  # typed by the user (! in the prompt): trusted, and a fix he ran counts
+    # The shell's folder when the call ran, where the reader knows it and it is not the
+    # session's first folder (a `cd` in an earlier Bash call persists in Claude Code).
+    cwd: str | None
 
     def __init__(
         self,
@@ -155,6 +159,7 @@ class ToolCall(Record):
         self.by_user = by_user
         self.kind = _KINDS.get(name, OTHER)
         self.refused_by = None
+        self.cwd = None
 
     # Agent-neutral views of the input, made when asked (most calls are never asked).
     @property

@@ -588,8 +588,10 @@ class SessionTrust:
                 in_repo(path, cwd) for k, path in tokens(piece) if k == "path" and tok[1] in path
             ):
                 continue  # the repository's own file: the agent may have found it anywhere
-            if tok[0] == "word" and (self._defines(tok[1]) or in_repo(tok[1], cwd)):
-                continue  # a file, a make target or a script the repository itself defines
+            if tok[0] in ("word", "name") and (self._defines(tok[1]) or in_repo(tok[1], cwd)):
+                # A file, a folder (`cd my-app` after a listing showed it), a make target or a
+                # script the repository itself defines.
+                continue
             channel, where = self._wheres[bisect.bisect_right(self._starts, found) - 1]
             return (
                 f"tainted: a {tok[0]} in the agent's own text first came from {channel} ({where})"

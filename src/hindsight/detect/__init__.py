@@ -106,7 +106,14 @@ Detector = Callable[[list[Session], Options], Iterable[Finding]]
 
 
 def detectors() -> list[Detector]:
-    from hindsight.detect import conversation, failures, navigation, recommend, timeouts
+    from hindsight.detect import (
+        conversation,
+        failures,
+        folders,
+        navigation,
+        recommend,
+        timeouts,
+    )
 
     return [
         failures.failed_then_fixed,
@@ -114,6 +121,7 @@ def detectors() -> list[Detector]:
         failures.tool_errors,
         failures.repeated_refusals,
         failures.slow_commands,
+        folders.stale_folders,
         timeouts.repeated_timeouts,
         navigation.long_searches,
         navigation.references,

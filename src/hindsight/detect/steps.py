@@ -98,7 +98,10 @@ def _named_by(step: str, output: str, error: str) -> bool:
     head = "\n".join(ln.strip() for ln in output.splitlines()[:12])
     for candidate in {path, name}:
         if error.startswith(f"{candidate}:") or re.search(
-            rf"^(?:\S*sh: (?:line \d+: )?)?{re.escape(candidate)}:", head, re.M
+            # bash "sh: line 1: cd: x: No such file", zsh "zsh:cd:1: no such file" and "(eval):cd:1:"
+            rf"^(?:\S*sh: (?:line \d+: )?|\S*sh:|\(eval\):)?{re.escape(candidate)}:",
+            head,
+            re.M,
         ):
             return True
     return False

@@ -173,6 +173,28 @@ def _refusal(f: Finding) -> Lesson:
     return _lesson(f, f"{what} {word} were refused here by {who}", body, "trap", True)
 
 
+def _stale_folder(f: Finding) -> Lesson:
+    """A relative `cd` that failed because an earlier call had moved the shell: the records show
+    where it stood, so the cause is verified; the advice is hindsight's own."""
+    shown = []
+    for example in f.data["examples"][:2]:
+        where = (
+            "from inside it"
+            if example["already_there"]
+            else f"from {_code(str(example['folder']), 60)}"
+        )
+        shown.append(f"{_code(str(example['step']), 60)} failed {where}")
+    body = (
+        "; ".join(shown)
+        + ": Bash calls share one shell, so the folder an earlier `cd` moved to stays. Use "
+        "absolute paths, or `cd` back to the repository root first."
+    )
+    # One title for every session: the same trap met again is refused as a duplicate.
+    return _lesson(
+        f, "A `cd` persists between Bash calls here: use absolute paths", body, "trap", True
+    )
+
+
 def _slow(group: list[Finding]) -> Lesson:
     worst = max(group, key=lambda f: f.data.get("duration_s") or 0.0)
     d = worst.data
@@ -386,6 +408,7 @@ class RulesJudge:
             "tool_error": _tool_error,
             "repeated_refusal": _refusal,
             "repeated_timeout": _timeouts,
+            "stale_folder": _stale_folder,
             "long_search": _long_search,
             "correction": _correction,
             "instruction": _instruction,

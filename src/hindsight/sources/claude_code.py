@@ -305,6 +305,9 @@ class _Reader:
         call = s.ToolCall(
             tool_id, name, tool_input, command=str(command) if command is not None else None
         )
+        folder = record.get("cwd")
+        if command is not None and isinstance(folder, str) and folder != self.session.cwd:
+            call.cwd = folder  # the shell moved: a `cd` of an earlier call persists
         if name in _SUBAGENT_TOOLS and isinstance(tool_input.get("prompt"), str):
             self.task_prompts[tool_input["prompt"]] = tool_id
         self._event(s.TOOL, ts, line, record, tool=call)

@@ -1,0 +1,86 @@
+"""A relative `cd` that failed because an earlier Bash call had moved the shell (detect/folders.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from conftest import Script, session_from_records, shared_fixture
+from hindsight.detect import Options, folders, run_all
+from hindsight.judges.rules import RulesJudge
+from hindsight.sources.base import Transcript
+from hindsight.sources.claude_code import ClaudeCodeSource
+
+TITLE = "A `cd` persists between Bash calls here: use absolute paths"
+
+
+def _session(source: str, prefix: str):  # -> Session
+    (path,) = shared_fixture(f"claude-code/real/{source}").glob(f"{prefix}*.jsonl")
+    return ClaudeCodeSource().read(Transcript(path, "claude-code", path.stem, 0, 0), [])
+
+
+def test_a_second_cd_into_the_folder_the_shell_is_in_is_a_verified_trap() -> None:
+    # dirvine (1.0.77, zsh): `cd crates/saorsa-core && cargo clippy`, then the same `cd` again
+    # fails "(eval):cd:1: no such file or directory"; the record's cwd is crates/saorsa-core.
+    sess = _session("dirvine+saorsa-core", "1d4d240a")
+    (found,) = folders.stale_folders([sess], Options())
+    assert found.data["examples"] == [
+        {"step": "cd crates/saorsa-core", "folder": "crates/saorsa-core", "already_there": True}
+    ]
+    (lesson,) = [x for x in RulesJudge().judge(run_all([sess])).lessons if x.title == TITLE]
+    assert lesson.memory and lesson.kind == "trap"
+    assert lesson.body.startswith("`cd crates/saorsa-core` failed from inside it: ")
+
+
+def test_a_cd_into_a_sibling_names_where_the_shell_stood() -> None:
+    # Johannes0501 (2.1.90, bash): after `cd api-shrooms`, `cd openshrooly` fails; a later
+    # `cd /home/jh/development/shrooms/openshrooly` works: the fix and the trap are one lesson.
+    sess = _session("Johannes0501+openshrooly", "5ecdf49b")
+    (found,) = folders.stale_folders([sess], Options())
+    assert found.data["examples"][0] == {
+        "step": "cd openshrooly",
+        "folder": "api-shrooms",
+        "already_there": False,
+    }
+    lessons = RulesJudge().judge(run_all([sess])).lessons
+    assert [x.title for x in lessons if "absolute path" in x.title] == [TITLE]
+    (lesson,) = [x for x in lessons if x.title == TITLE]
+    assert lesson.body.startswith("`cd openshrooly` failed from `api-shrooms`: ")
+    assert len(lesson.evidence) == 2  # the trap's finding and the fix's, merged
+
+
+def _script(tmp_path: Path, *, moved: str | None, target: str = "web") -> object:
+    script = Script("/repo")
+    script.prompt("build the web app", 0)
+    script.bash("cd web && npm run build", 10)
+    if moved is not None:
+        script.cwd = moved  # Claude Code writes the shell's folder on every record
+    script.bash(
+        f"cd {target} && npm test",
+        20,
+        code=1,
+        output=f"/bin/bash: line 1: cd: {target}: No such file or directory",
+    )
+    return session_from_records(tmp_path, script.records)
+
+
+def test_a_cd_that_failed_from_the_sessions_own_folder_is_no_stale_folder(tmp_path: Path) -> None:
+    # The record's cwd never moved: the folder is missing, not the shell elsewhere.
+    assert list(folders.stale_folders([_script(tmp_path, moved=None)], Options())) == []
+
+
+def test_a_folder_no_record_shows_the_shell_in_is_not_claimed(tmp_path: Path) -> None:
+    # The shell stood in web/, but `cd api` names a folder no record shows: maybe it never
+    # existed, so nothing says a `cd` from the root would have worked.
+    sess = _script(tmp_path, moved="/repo/web", target="api")
+    assert list(folders.stale_folders([sess], Options())) == []
+
+
+def test_the_shell_left_in_the_folder_it_cds_into(tmp_path: Path) -> None:
+    (found,) = folders.stale_folders([_script(tmp_path, moved="/repo/web")], Options())
+    assert found.data["examples"] == [{"step": "cd web", "folder": "web", "already_there": True}]
+    assert found.strength == 4
+
+
+def test_an_absolute_cd_is_never_stale(tmp_path: Path) -> None:
+    sess = _script(tmp_path, moved="/repo/web", target="/repo/web")
+    assert list(folders.stale_folders([sess], Options())) == []

@@ -134,6 +134,15 @@ def _touched_files(record: Any, out: set[str]) -> None:
                 out.add(value)
 
 
+def _listed_files(record: Any, out: set[str]) -> None:
+    """The files a Glob or Grep result listed (``toolUseResult.filenames``): Claude Code found
+    them on the user's disk, so they exist in the repository there."""
+    result = record.get("toolUseResult") if isinstance(record, dict) else None
+    names = result.get("filenames") if isinstance(result, dict) else None
+    if isinstance(names, list):
+        out.update(n for n in names if isinstance(n, str))
+
+
 def git(*args: str, cwd: Path) -> None:
     subprocess.run(
         ["git", "-c", "user.email=bench@hindsight", "-c", "user.name=bench", *args],
@@ -168,6 +177,7 @@ class Layout:
                 except json.JSONDecodeError:
                     continue
                 _touched_files(record, files)
+                _listed_files(record, files)
                 if isinstance(record, dict) and isinstance(record.get("cwd"), str):
                     folders.add(record["cwd"])
         self.files = sorted(self._recreate(files))

@@ -84,3 +84,48 @@ def test_the_shell_left_in_the_folder_it_cds_into(tmp_path: Path) -> None:
 def test_an_absolute_cd_is_never_stale(tmp_path: Path) -> None:
     sess = _script(tmp_path, moved="/repo/web", target="/repo/web")
     assert list(folders.stale_folders([sess], Options())) == []
+
+
+def test_a_path_that_works_from_the_root_fails_where_the_shell_stood() -> None:
+    # greg-phillips (2.0.x): `./scripts/fc1 ...` ran from the root; after `cd
+    # Fleet-Connect-1/build` it fails with 127 "No such file or directory"; `git add scripts/fc1`
+    # from iMatrix/ fails "pathspec 'scripts/fc1' did not match any files".
+    sessions = [
+        _session("greg-phillips+iMatrix_src", prefix)
+        for prefix in ("0a45ad5f", "544eb189", "8e272239", "e77efb82")
+    ]
+    examples = [e for f in folders.stale_folders(sessions, Options()) for e in f.data["examples"]]
+    assert {"path": "scripts/fc1", "folder": "Fleet-Connect-1/build"}.items() <= next(
+        e for e in examples if e.get("path") == "scripts/fc1"
+    ).items()
+    lessons = [x for x in RulesJudge().judge(run_all(sessions)).lessons if x.title == TITLE]
+    assert (
+        len(lessons) == 1
+        and "`scripts/fc1` was not found from `Fleet-Connect-1/build` (it is relative to the repository root)"
+        in lessons[0].body
+    )
+
+
+def test_a_path_the_error_does_not_name_is_not_claimed(tmp_path: Path) -> None:
+    script = Script("/repo")
+    script.bash("./scripts/deploy.sh --check", 5)  # works from the root
+    script.cwd = "/repo/web"
+    script.bash("./scripts/deploy.sh --check", 20, code=1, output="deploy: config missing")
+    sess = session_from_records(tmp_path, script.records)
+    assert list(folders.stale_folders([sess], Options())) == []
+    script.bash(
+        "./scripts/deploy.sh --check",
+        30,
+        code=127,
+        output="/bin/bash: line 1: ./scripts/deploy.sh: No such file or directory",
+    )
+    sess = session_from_records(tmp_path, script.records, "second")
+    (found,) = folders.stale_folders([sess], Options())
+    assert found.data["examples"] == [
+        {
+            "step": "./scripts/deploy.sh --check",
+            "folder": "web",
+            "already_there": False,
+            "path": "scripts/deploy.sh",
+        }
+    ]

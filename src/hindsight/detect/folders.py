@@ -46,39 +46,89 @@ def _inside(path: str, root: str, mod: ModuleType) -> str | None:
     return None if rel == ".." or rel.startswith(("../", "..\\")) else rel
 
 
+def _relative_words(step: str) -> list[str]:
+    """The relative paths a step names (``./scripts/fc1``, ``scripts/fc1``), as typed."""
+    out = []
+    for word in shell.split(step):
+        bare = word[2:] if word.startswith("./") else word
+        if "/" in bare and not bare.startswith(("/", "~", "$", "-", "..")) and "=" not in bare:
+            out.append(bare.rstrip("/"))
+    return out
+
+
+def _at_root(stream: list[s.Event], root: str) -> set[str]:
+    """Relative paths used with success while the shell stood in the session's folder: named by
+    a command that worked there, or a file a tool read or wrote there (as the agent wrote them)."""
+    known: set[str] = set()
+    prefix = root.rstrip("/\\") + "/"
+    for event in stream:
+        call = event.tool
+        if call is None or call.failed or call.status != s.OK:
+            continue
+        if call.command is not None:
+            if call.cwd is None:
+                for step in steps.split(call.command):
+                    known.update(_relative_words(step))
+        else:
+            known.update(p[len(prefix) :] for p in call.paths if p.startswith(prefix))
+    return known
+
+
+def _example(
+    call: s.ToolCall, root: str, mod: ModuleType, been: set[str], known: set[str]
+) -> dict[str, object] | None:
+    """What a failing call shows of a stale folder, or None: the ``cd`` it could not make from
+    where the shell stood, or a path it could not find there that works from the root."""
+    norm = mod.normpath
+    here = norm(str(call.cwd))
+    folder = _inside(here, norm(root), mod)
+    category = shell.classify(call.exit_code, call.output)
+    if not call.command or folder is None or folder == ".":
+        return None
+    if category not in (shell.WRONG_PATH, shell.MISSING_DEPENDENCY):
+        return None
+    step, known_step = steps.failing(call.command, call.output)
+    if not known_step and step != steps.split(call.command)[0]:
+        return None
+    folder = folder.replace("\\", "/")
+    target = _cd_target(step) if category == shell.WRONG_PATH else None
+    if target is not None:
+        wanted = norm(mod.join(root, target))
+        # The folder it looked for is one the shell was in: from the session's folder the `cd`
+        # would have worked; from where the shell stood, it could not.
+        if wanted != norm(mod.join(here, target)) and wanted in been:
+            return {"step": step, "folder": folder, "already_there": wanted == here}
+        return None
+    error = shell.error_line(call.output)
+    for path in _relative_words(step):
+        # The path the error says is missing, used with success from the session's folder.
+        if path in known and path in error:
+            return {"step": step, "folder": folder, "already_there": False, "path": path}
+    return None
+
+
 def stale_folders(sessions: list[s.Session], opts: Options) -> Iterator[Finding]:
-    """Per session, the relative ``cd`` steps that failed because the shell was elsewhere."""
+    """Per session, the relative ``cd`` steps and paths that failed because the shell was
+    elsewhere."""
     for sess in sessions:
         root = sess.cwd
         if not root:
             continue
-        calls = [e for e in shell_events(main_stream(sess)) if tool_of(e).cwd]
+        stream = main_stream(sess)
+        calls = [e for e in shell_events(stream) if tool_of(e).cwd]
         if not calls:
             continue  # the shell never left the session's folder (or the reader cannot tell)
         mod = _paths(root)
-        norm = mod.normpath
-        been = {norm(str(tool_of(e).cwd)) for e in calls}
+        been = {mod.normpath(str(tool_of(e).cwd)) for e in calls}
+        known = _at_root(stream, root)
         examples: list[dict[str, object]] = []
         where: list[s.Where] = []
         first: s.Event | None = None
         for event in calls:
-            call = tool_of(event)
-            here = norm(str(call.cwd))
-            if not call.command or shell.classify(call.exit_code, call.output) != shell.WRONG_PATH:
+            example = _example(tool_of(event), root, mod, been, known)
+            if example is None or any(e["step"] == example["step"] for e in examples):
                 continue
-            step, known = steps.failing(call.command, call.output)
-            target = _cd_target(step) if known or step == steps.split(call.command)[0] else None
-            if target is None:
-                continue
-            wanted = norm(mod.join(root, target))
-            folder = _inside(here, norm(root), mod)
-            # The folder it looked for is one the shell was in: from the session's folder the
-            # `cd` would have worked; from where the shell stood, it could not.
-            if folder is None or wanted == norm(mod.join(here, target)) or wanted not in been:
-                continue
-            examples.append(
-                {"step": step, "folder": folder.replace("\\", "/"), "already_there": wanted == here}
-            )
+            examples.append(example)
             where.append(event.at)
             first = first or event
             if len(examples) >= MAX_EXAMPLES:

@@ -143,6 +143,18 @@ def _listed_files(record: Any, out: set[str]) -> None:
         out.update(n for n in names if isinstance(n, str))
 
 
+def _read_whole(record: Any, out: dict[str, str]) -> None:
+    """A file's text where a Read result holds all of it (``toolUseResult.file``)."""
+    result = record.get("toolUseResult") if isinstance(record, dict) else None
+    seen = result.get("file") if isinstance(result, dict) else None
+    if not isinstance(seen, dict):
+        return
+    path, text = seen.get("filePath"), seen.get("content")
+    whole = seen.get("startLine") == 1 and seen.get("numLines") == seen.get("totalLines")
+    if isinstance(path, str) and isinstance(text, str) and whole:
+        out[path] = text
+
+
 def git(*args: str, cwd: Path) -> None:
     subprocess.run(
         ["git", "-c", "user.email=bench@hindsight", "-c", "user.name=bench", *args],
@@ -168,6 +180,7 @@ class Layout:
         self.rewritten: dict[str, list[str]] = {}
         files: set[str] = set()
         folders: set[str] = set()
+        contents: dict[str, str] = {}
         for t in self.transcripts:
             new = [rewrite_line(line, self.pattern, str(self.repo)) for line in t.lines]
             self.rewritten[t.name] = new
@@ -178,9 +191,10 @@ class Layout:
                     continue
                 _touched_files(record, files)
                 _listed_files(record, files)
+                _read_whole(record, contents)
                 if isinstance(record, dict) and isinstance(record.get("cwd"), str):
                     folders.add(record["cwd"])
-        self.files = sorted(self._recreate(files))
+        self.files = sorted(self._recreate(files, contents))
         # The folders the shell stood in existed on the user's machine too (`cd sub` worked).
         for folder in folders:
             if folder.startswith(str(self.repo) + "/") and "/.git" not in folder:
@@ -191,7 +205,7 @@ class Layout:
         git("add", "-A", cwd=self.repo)
         git("commit", "-qm", "the files the sessions touched", cwd=self.repo)
 
-    def _recreate(self, paths: set[str]) -> list[str]:
+    def _recreate(self, paths: set[str], contents: dict[str, str]) -> list[str]:
         made = []
         prefix = str(self.repo) + "/"
         for path in sorted(paths):
@@ -201,7 +215,9 @@ class Layout:
             try:
                 target.parent.mkdir(parents=True, exist_ok=True)
                 if not target.exists():
-                    target.write_text("")
+                    # As the agent last read it whole, else empty: a Makefile's targets and a
+                    # package.json's scripts are the repository's own words (taint clears them).
+                    target.write_text(contents.get(path, ""))
                 made.append(path[len(prefix) :])
             except OSError:
                 continue  # a path that is a folder elsewhere in the sessions, or not valid here

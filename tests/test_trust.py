@@ -542,3 +542,23 @@ def test_a_word_from_the_repositorys_claude_md_taints_the_fix(tmp_path: Path) ->
         "tainted: a variable in the agent's own text first came from the repository's CLAUDE.md "
         "(CLAUDE.md:0)"
     )
+
+
+def test_a_mention_before_the_users_words_is_no_part_of_the_clause(tmp_path: Path) -> None:
+    # rickithadi: "@agent-design-reviewer-agent keep the monochromatic theme. use more ..."
+    check = _model_gate(
+        tmp_path, "@agent-design-reviewer-agent keep the monochromatic theme. use more typography."
+    )
+    assert check('The user said: "keep the monochromatic theme."', "preference") is None
+    assert check('The user said: "monochromatic theme."', "preference") == (
+        "quotes the user's words cut short: a quote must be whole clauses"
+    )
+
+
+def test_a_name_spelled_with_hyphens_is_the_sessions_name(tmp_path: Path) -> None:
+    check = _model_gate(tmp_path, "check the PreToolUse hook config", "npm run lint")
+    assert check("The pre-tool-use hook runs first; run `make check`.") is None
+    assert check("The pre-tool-guard hook runs first.") == (
+        "names a package, file or command that is not in the session's trusted evidence: "
+        "pre-tool-guard"
+    )

@@ -271,7 +271,7 @@ def apply(
         out.kept_out = len(denied)
         out.held = {
             **denied,
-            **_hold(ctx, fresh, gathered, findings or [], own_judge, max_new, denied),
+            **_hold(ctx, fresh, gathered, findings or [], own_judge, max_new, denied, screen),
         }
         today = clock.today()
         # The cap counts only lessons that passed both gates: a fooled judge cannot fill it first.
@@ -413,6 +413,7 @@ def _hold(
     own_judge: bool,
     max_new: int,
     denied: dict[str, str],
+    screen: Screen | None = None,
 ) -> dict[str, str]:
     """The memory gate (``trust``): memory-worthy lessons not built from trusted pieces stay in
     the report, each with the reason. Returns title -> reason.
@@ -427,19 +428,55 @@ def _hold(
     if not wanted:
         return {}
     from hindsight import taint, trust
+    from hindsight.judges import reworded
 
     checker = taint.repo_checker([str(r) for r in ctx.repo.roots])
-    gate = trust.Gate(gathered.sessions if gathered else [], findings, checker, own_judge=own_judge)
+    sessions = gathered.sessions if gathered else []
+    gate = trust.Gate(sessions, findings, checker, own_judge=own_judge)
     held: dict[str, str] = {}
     passed = 0
+    taken: set[str] = set()  # the findings memory already speaks of
+    refused: list[Lesson] = []
     for lesson in wanted:
         if passed >= max_new:
             break
         reason = gate.check(lesson)
         if reason is None:
             passed += 1
+            taken.update(lesson.evidence)
         else:
             held[lesson.title] = reason
+            refused.append(lesson)
+    if own_judge:
+        return held
+    # A model's pick the gate held may enter in hindsight's words (judges/reworded.py), unless
+    # a lesson that passed already speaks of the same findings.
+    own = gate.as_own()
+    by_key = {f.key: f for f in findings}
+    titles = {x.title for x in judgement.lessons}
+    known: Callable[[str], bool] | None = None  # the repository's words, read once if needed
+    for lesson in refused:
+        if passed >= max_new:
+            break
+        backup = reworded.reword(lesson, by_key)
+        if backup is None or backup.title in titles or taken & set(backup.evidence):
+            continue
+        # Screened and redacted as every lesson of a judge is (_quarantine ran before this).
+        backup.title, backup.body = redact.redact(backup.title), redact.redact(backup.body)
+        if screen is not None and any(
+            screen.check(t, memory=True) for t in (backup.title, backup.body)
+        ):
+            continue
+        if known is None:
+            known = admit.in_repository(_git_root(ctx), ctx.memory_dir)
+        if (
+            admit.denial(f"{backup.title}\n{backup.body}", known) is None
+            and own.check(backup) is None
+        ):
+            judgement.lessons.append(backup)  # report and memory, the model's lesson beside it
+            titles.add(backup.title)
+            taken.update(backup.evidence)
+            passed += 1
     return held
 
 

@@ -13,6 +13,7 @@ Anything else stays in the report, with the reason: report only, never lost.
 
 from __future__ import annotations
 
+import copy
 import functools
 import re
 from collections.abc import Callable
@@ -137,6 +138,13 @@ class Gate:
         self.own_judge = own_judge
         self._trust: dict[str, taint.SessionTrust] = {}
         self._folds: dict[int, _Folded] = {}
+
+    def as_own(self) -> Gate:
+        """This gate for lessons in hindsight's own words (the rules judge's), its per-session
+        trust shared: a model's pick reworded by the rules (judges/reworded.py)."""
+        twin = copy.copy(self)
+        twin.own_judge = True
+        return twin
 
     def _of(self, session_id: str) -> taint.SessionTrust | None:
         sess = self.sessions.get(session_id)
@@ -363,6 +371,8 @@ class _Folded:
         self.tokens |= self.clean_tokens
         self.tokens.discard("")
         self.clean_tokens.discard("")
+        # Names as one word, separators gone: a judge spells "PreToolUse" as "pre-tool-use".
+        self.joined = {_joined(t) for t in self.tokens if len(t) >= 6}
         # Programs run with arguments, and segments that are one word alone.
         self.programs: set[str] = set()
         self.alone: set[str] = set()
@@ -377,6 +387,10 @@ class _Folded:
                 elif segment:
                     self.programs.update({segment[0], segment[0].rsplit("/", 1)[-1]})
                 segment = []
+
+
+def _joined(name: str) -> str:
+    return re.sub(r"[-_.]", "", name)
 
 
 _NAMED = functools.cache(
@@ -394,6 +408,8 @@ def _names(prose: str, folds: list[_Folded], in_repo: Callable[[str], bool]) -> 
         name = hit.group(0).casefold().rstrip(".")
         if any(name in f.tokens for f in folds) or in_repo(name):
             continue
+        if not name.startswith("-") and any(_joined(name) in f.joined for f in folds):
+            continue  # "pre-tool-use" of the session's "PreToolUse"
         parts = re.split(r"[-_.@+]", name)
         if not name.startswith("-") and all(p in plain or p.isdigit() for p in parts if p):
             continue  # "re-run", "e.g.": plain words joined

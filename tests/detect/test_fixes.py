@@ -200,13 +200,20 @@ def _real(source: str, session: str) -> list:
 
 
 def test_real_imatrix_fc1_runs_from_the_root() -> None:
-    lessons = (
-        RulesJudge()
-        .judge(run_all(_real("greg-phillips+iMatrix_src", "544eb189-f003-4236-818a-4b7f8a6de0c2")))
-        .lessons
-    )
+    findings = run_all(_real("greg-phillips+iMatrix_src", "544eb189-f003-4236-818a-4b7f8a6de0c2"))
+    (fix,) = [
+        f
+        for f in findings
+        if f.kind == "failed_then_fixed" and f.data["step"] == "./scripts/fc1 stop"
+    ]
+    assert fix.data["difference"] == "folder"
+    lessons = RulesJudge().judge(findings).lessons
     memory = [x.title for x in lessons if x.memory]
-    assert "Run `./scripts/fc1 stop` from `/home/greg/iMatrix/iMatrix_Client`" in memory
+    # The verified fix (the same step worked from the root) and the trap that explains it (the
+    # shell stood in Fleet-Connect-1/build) are one lesson: tests/detect/test_folders.py.
+    (cd,) = [x for x in lessons if fix.key in x.evidence]
+    assert cd.memory and cd.title == "A `cd` persists between Bash calls here: use absolute paths"
+    assert "`scripts/fc1` was not found from `Fleet-Connect-1/build`" in cd.body
     # `make increment_build_number` -> `make -j4` is another job, not "use make -j4".
     assert not any("increment_build_number" in t for t in memory)
 

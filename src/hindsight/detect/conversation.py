@@ -217,6 +217,10 @@ def corrections(sessions: list[s.Session], opts: Options) -> Iterator[Finding]:
                 # A rule typed without trouble before it: the user's own words. One the prompt
                 # opens with stands; one in an aside may be this task's, and goes to the report.
                 data: dict[str, object] = {"quote": rule or aside, "opening": bool(rule)}
+                if aside and (_ASKS.search(aside) or _NEW_TASK.match(aside)):
+                    # "how can i ... instead", "Create a new doc where ... don't ...": the
+                    # report keeps the rule word in sight; no judge may make it a standing rule.
+                    data["task"] = True
                 if _PRONOUN.match(str(rule or aside)):
                     # "they should always be committed": a rule about what the agent just
                     # named. Name it too, or the rule means nothing to the next session.

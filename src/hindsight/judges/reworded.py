@@ -1,0 +1,72 @@
+"""A model's pick, hindsight's words: the fallback for a model judge's memory lesson the trust
+gate holds.
+
+A model judge decides well which lessons are worth loading into every session, but writes them
+in its own words, and memory takes only trusted pieces (trust.py): on the development set a model
+picked 69 lessons for memory, 91% of them right by the labels, and the gate admitted 3. Where the
+gate holds such a lesson, the findings it cites are worded by the rules judge instead (the user's
+words quoted whole, a command as run, hindsight's own templates) and that wording, checked by the
+gate as the rules judge's own, may enter memory in its place: the decision is the model's, every
+word is hindsight's or the session's. The model's lesson stays in the report.
+"""
+
+from __future__ import annotations
+
+import re
+
+from hindsight.detect import Finding
+from hindsight.lessons import Lesson
+
+_WORD = re.compile(r"[a-z0-9][a-z0-9_.-]{2,}")
+_QUOTE = re.compile(r'"([^"]+)"')
+_SPAN = re.compile(r"`([^`]+)`")
+
+
+def _words(text: str) -> set[str]:
+    return set(_WORD.findall(text.casefold()))
+
+
+def _about(worded: Lesson, picked: Lesson) -> bool:
+    """Whether the model's lesson is about what the rules worded: it holds most words of the
+    user's quote (a preference), or of each command the rules title names. A model citing five
+    findings for one lesson picks the one it wrote about, not the strongest of the five."""
+    said = _words(f"{picked.title} {picked.body}")
+    quote = _QUOTE.search(worded.body) if worded.kind == "preference" else None
+    parts = [quote.group(1)] if quote else _SPAN.findall(worded.title) or [worded.title]
+    for part in parts:
+        want = _words(part)
+        if not want or len(want & said) < 0.6 * len(want):
+            return False
+    return True
+
+
+class Reworded(Lesson):
+    """A lesson in hindsight's words that a model judge picked for memory."""
+
+
+def reword(lesson: Lesson, findings: dict[str, Finding]) -> Reworded | None:
+    """The rules judge's strongest instructing lesson of the findings ``lesson`` cites, or None."""
+    from hindsight.judges.rules import RulesJudge
+
+    cited = [
+        f
+        for k in dict.fromkeys(lesson.evidence)
+        if k in findings and not (f := findings[k]).data.get("task")
+    ]
+    if not cited:
+        return None
+    # What the rules would remember anyway, and the user's own words typed aside in a prompt:
+    # whether such words stand beyond that task is the judgement the rules cannot make and a
+    # model can. A fix the rules could not verify, a refusal or a failure seen once, a slow
+    # command, a search, the agent's prose stay the report's, whoever picks them.
+    worded = [
+        x
+        for x in RulesJudge().judge(cited).lessons
+        if (x.memory or x.kind == "preference") and _about(x, lesson)
+    ]
+    if not worded:
+        return None
+    best = max(worded, key=lambda x: x.strength)  # the first of the strongest: sorted stably
+    return Reworded(
+        best.title, best.body, best.kind, best.strength, best.evidence, True, best.where
+    )

@@ -1,0 +1,111 @@
+"""A model's pick in hindsight's words (judges/reworded.py): where the trust gate holds a model
+judge's memory lesson, the rules' wording of the finding it is about may enter memory instead.
+
+Through the real CLI (`digest --json`, the judge's JSON, `apply`) on a real session of the
+development set, laid out as a user's machine has it (bench/quality_layout.py)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from conftest import ROOT, run_cli, shared_fixture
+
+sys.path.insert(0, str(ROOT / "bench"))
+
+import quality_layout
+
+SOURCE = "claude-code/real/guitarjak+website-1-wun-production"
+QUOTE = "Do not change any style or function of the app."
+
+
+def _layout(tmp_path: Path) -> quality_layout.Layout:
+    layout = quality_layout.Layout(shared_fixture(SOURCE), tmp_path / "machine")
+    layout.lay("6249afd9-c94e-4795-b2bd-87415553a1dd.jsonl")
+    return layout
+
+
+def _where(layout: quality_layout.Layout) -> list[str]:
+    return ["--claude-home", str(layout.home), "--memory-dir", str(layout.memory)]
+
+
+def _apply(layout: quality_layout.Layout, lessons: list[dict]) -> tuple[dict, str]:
+    done = run_cli(
+        "apply", "-", "--json", *_where(layout), cwd=layout.repo,
+        stdin=json.dumps({"judge": "claude-code", "lessons": lessons}),
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    memory = layout.memory / "MEMORY.md"
+    return json.loads(done.stdout), memory.read_text() if memory.exists() else ""
+
+
+def _aside_key(layout: quality_layout.Layout) -> str:
+    digest = run_cli("digest", "--json", *_where(layout), cwd=layout.repo)
+    assert digest.returncode == 0, digest.stderr
+    (key,) = [
+        f["key"]
+        for f in json.loads(digest.stdout)["findings"]
+        if f["kind"] == "instruction" and f["data"]["quote"].startswith(QUOTE)
+    ]
+    return key
+
+
+def _lesson(title: str, body: str, key: str) -> dict:
+    return {
+        "title": title, "body": body, "kind": "preference", "strength": 4,
+        "evidence": [key], "memory": True, "where": [],
+    }  # fmt: skip
+
+
+def test_a_held_pick_enters_memory_in_the_users_own_words(tmp_path: Path) -> None:
+    layout = _layout(tmp_path)
+    key = _aside_key(layout)
+    # The model's own words ("mobile-responsive", "exact scope") are not the session's: held.
+    picked = _lesson(
+        "Keep changes to the exact scope asked",
+        f'For the mobile-responsive work the user said: "{QUOTE}" Add only what was asked.',
+        key,
+    )
+    summary, memory = _apply(layout, [picked])
+    assert summary["held"] == 1 and summary["lessons_added"] == 1
+    assert f'**User preference: "{QUOTE}"**' in memory
+    assert "exact scope" not in memory
+    report = next((layout.memory / "hindsight" / "reports").glob("*.md")).read_text()
+    assert "Keep changes to the exact scope asked" in report  # the model's, in the report
+
+
+def test_a_pick_about_something_else_is_not_reworded(tmp_path: Path) -> None:
+    # The model cites the aside for a lesson that says nothing of it: no backup is taken.
+    layout = _layout(tmp_path)
+    picked = _lesson(
+        "Deploys go through the mobile-responsive pipeline",
+        'The user said: "deploy it" before the mobile-responsive work.',
+        _aside_key(layout),
+    )
+    summary, memory = _apply(layout, [picked])
+    assert summary["held"] == 1 and summary["lessons_added"] == 0
+    assert "User preference" not in memory
+
+
+def test_a_new_task_is_never_reworded_into_a_standing_rule(tmp_path: Path) -> None:
+    # odgsully: "Create a new documentation ... where you summarize Hey don't move around
+    # columns ...": the report keeps the rule word in sight, memory never takes the task.
+    layout = quality_layout.Layout(
+        shared_fixture("claude-code/real/odgsully+adhs-working"), tmp_path / "machine"
+    )
+    for t in layout.transcripts:
+        layout.lay(t.name)
+    digest = run_cli("digest", "--json", "--max-bytes", "5000000", *_where(layout), cwd=layout.repo)
+    (finding,) = [
+        f
+        for f in json.loads(digest.stdout)["findings"]
+        if f["kind"] == "instruction" and "move around columns" in f["data"]["quote"]
+    ]
+    assert finding["data"]["task"] is True
+    quote = finding["data"]["quote"]
+    picked = _lesson(
+        "Never reorder the MCAO columns", f'The user said: "{quote}" Keep it.', finding["key"]
+    )
+    summary, memory = _apply(layout, [picked])
+    assert summary["lessons_added"] == 0 and "Create a new documentation" not in memory

@@ -238,6 +238,16 @@ class Gate:
             reason = _names(prose, folds, lambda p: any(self.in_repo(p, c) for c in cwds))
             if reason:
                 return reason
+            # A name the session spells as one word ("pre-tool-use" of "PreToolUse") is checked
+            # above whole; its parts are no prose words.
+            prose = _NAMED().sub(
+                lambda m: (
+                    " "
+                    if any(_joined(m.group(0).casefold()) in f.joined for f in folds)
+                    else m.group(0)
+                ),
+                claims.fold(prose),
+            )
         padded = f" {trusted_words} "
         stray = [
             w

@@ -441,6 +441,9 @@ def _hold(
         if passed >= max_new:
             break
         reason = gate.check(lesson)
+        plain = reworded.without_context(lesson) if reason else None
+        if plain is not None and gate.check(plain) is None:
+            lesson.body, reason = plain.body, None  # the user's words without the command
         if reason is None:
             passed += 1
             taken.update(lesson.evidence)

@@ -109,3 +109,21 @@ def test_a_new_task_is_never_reworded_into_a_standing_rule(tmp_path: Path) -> No
     )
     summary, memory = _apply(layout, [picked])
     assert summary["lessons_added"] == 0 and "Create a new documentation" not in memory
+
+
+def test_a_correction_after_a_tainted_command_keeps_the_users_words(tmp_path: Path) -> None:
+    # rickithadi: `npx next clean` (a word of it from tool output) failed, then the user typed
+    # "@agent-design-reviewer-agent keep the monochromatic theme. ...": the command is context,
+    # the user's words stand without it.
+    layout = quality_layout.Layout(
+        shared_fixture("claude-code/real/rickithadi+uluwatu-surf-school"), tmp_path / "machine"
+    )
+    for t in layout.transcripts:
+        layout.lay(t.name)
+    done = run_cli("run", "--quiet", *_where(layout), cwd=layout.repo)
+    assert done.returncode == 0, done.stderr
+    memory = (layout.memory / "MEMORY.md").read_text()
+    (entry,) = [line for line in memory.splitlines() if "monochromatic" in line]
+    assert entry.startswith('- **User preference: "@agent-design-reviewer-agent keep the')
+    assert 'The user said: "@agent-design-reviewer-agent keep the monochromatic theme.' in entry
+    assert "npx next clean" not in entry

@@ -70,3 +70,20 @@ def reword(lesson: Lesson, findings: dict[str, Finding]) -> Reworded | None:
     return Reworded(
         best.title, best.body, best.kind, best.strength, best.evidence, True, best.where
     )
+
+
+_AFTER = re.compile(r'^After `[^`]*` \([^)]*\), (the user said: ".*"\.?)$', re.S)
+
+
+def without_context(lesson: Lesson) -> Lesson | None:
+    """A correction without the command it followed: ``After `cmd` (error), the user said: "..."``
+    as ``The user said: "..."``. The command is context; where it is tainted (the agent took a
+    word of it from tool output), the user's words still stand on their own."""
+    found = _AFTER.match(lesson.body) if lesson.kind == "preference" else None
+    if found is None:
+        return None
+    body = found.group(1)
+    return Lesson(
+        lesson.title, body[0].upper() + body[1:], lesson.kind, lesson.strength,
+        lesson.evidence, lesson.memory, lesson.where,
+    )  # fmt: skip

@@ -5,6 +5,8 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
+import pytest
+
 from conftest import Script, recorded_sessions, session_from_records, shared_fixture
 from hindsight.detect import Options, evidence_key, failures, run_all
 from hindsight.detect import shell as sh
@@ -206,3 +208,25 @@ def test_refusals_by_different_rules_or_with_nothing_shared_are_no_trigger(
     a = _refused(tmp_path, "a", [("Bash", {"command": "npm install"}, spawn)])
     b = _refused(tmp_path, "b", [("Bash", {"command": "git status"}, spawn)])
     assert list(failures.repeated_refusals([a, b], Options())) == []
+
+
+@pytest.mark.parametrize(
+    ("output", "cwd", "script"),
+    [
+        # The shapes of the development set's refusals (Claude Code 1.0.x to 2.1.x).
+        ("Bash operation blocked by hook:\n- [uv run .claude/hooks/pre_tool_use.py]: x", "/r",
+         ".claude/hooks/pre_tool_use.py"),
+        ("PreToolUse:Bash hook error: [sh -c 'cd /home/g/app && uv run .claude/hooks/pre.py']: "
+         "BLOCKED", "/home/g/app", ".claude/hooks/pre.py"),
+        ('hook error: [PATH="$HOME/.local/bin:$PATH" uv run "$CLAUDE_PROJECT_DIR/.claude/hooks/'
+         'pre_tool_use.py"]', "/r", ".claude/hooks/pre_tool_use.py"),
+        ("hook error: [uv run /Users/d/proj/.claude/hooks/guard.py]", "/Users/d/proj",
+         ".claude/hooks/guard.py"),
+        # A hook of the user's home is no file of the repository: not named.
+        ("hook error: [uv run ~/.claude/hooks/pre_tool_use.py]", "/r", None),
+        ("hook error: [uv run /Users/d/.claude/hooks/pre_tool_use.py]", "/Users/d/proj", None),
+        ("Permission to use Bash has been denied.", "/r", None),
+    ],
+)  # fmt: skip
+def test_the_script_of_a_refusing_hook(output: str, cwd: str, script: str | None) -> None:
+    assert failures.hook_script(output, cwd) == script

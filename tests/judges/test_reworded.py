@@ -127,3 +127,44 @@ def test_a_correction_after_a_tainted_command_keeps_the_users_words(tmp_path: Pa
     assert entry.startswith('- **User preference: "@agent-design-reviewer-agent keep the')
     assert 'The user said: "@agent-design-reviewer-agent keep the monochromatic theme.' in entry
     assert "npx next clean" not in entry
+
+
+def _hook_sessions(tmp_path: Path, with_script: bool) -> tuple[Path, Path]:
+    from conftest import Script, make_repo
+    from hindsight.sources.claude_files import claude_folder_name
+
+    root, _ = make_repo(tmp_path)
+    if with_script:
+        (root / ".claude" / "hooks").mkdir(parents=True)
+        (root / ".claude" / "hooks" / "pre_tool_use.py").write_text("# blocks rm\n")
+    home = tmp_path / "home"
+    folder = home / "projects" / claude_folder_name(str(root))
+    folder.mkdir(parents=True)
+    refusal = (
+        "PreToolUse:Bash hook error: [uv run .claude/hooks/pre_tool_use.py]: "
+        "BLOCKED: Dangerous rm command detected and prevented"
+    )
+    for n, command in enumerate(("rm -rf build", "rm -r dist")):
+        s = Script(cwd=str(root)).prompt("clean up", 0)
+        s.tool("Bash", {"command": command}, 2, 0.1, refusal, error=True)
+        (folder / f"s{n}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in s.records))
+    return root, home
+
+
+def test_a_refusing_hook_of_the_repository_is_named_and_one_of_nowhere_is_not(
+    tmp_path: Path,
+) -> None:
+    for with_script in (True, False):
+        root, home = _hook_sessions(tmp_path / str(with_script), with_script)
+        memory = tmp_path / str(with_script) / "memory"
+        done = run_cli(
+            "run", "--quiet", "--claude-home", str(home), "--memory-dir", str(memory), cwd=root
+        )
+        assert done.returncode == 0, done.stderr
+        (entry,) = [
+            line for line in (memory / "MEMORY.md").read_text().splitlines() if "`rm`" in line
+        ]
+        named = "A hook of the user's (`.claude/hooks/pre_tool_use.py`) refused 2 calls"
+        # Without the file in the repository, the script's name is tool output: left out.
+        plain = "A hook of the user's refused 2 calls"
+        assert (named in entry, plain in entry) == (with_script, not with_script), entry

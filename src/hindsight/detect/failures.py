@@ -365,6 +365,29 @@ def _refusal_rule(call: s.ToolCall) -> str:
     return f"{call.refused_by}|{_DIGITS.sub('N', _PATHISH.sub('P', reason.lower()))[:120]}"
 
 
+_HOOK_COMMAND = re.compile(r"\bhook\b[^\[]*\[([^\]\n]+)\]", re.I)
+
+
+def hook_script(output: str, cwd: str | None) -> str | None:
+    """The repository's script a refusing hook ran, relative to the session's folder, as the
+    harness names the hook's command ("hook error: [uv run .claude/hooks/pre_tool_use.py]");
+    None for a hook of the user's home (no file of the repository) or none named."""
+    found = _HOOK_COMMAND.search(output[:2000])
+    if found is None:
+        return None
+    root = (cwd or "").rstrip("/")
+    words = shell.split(found.group(1))
+    for word in [w for outer in words for w in (shell.split(outer) if " " in outer else [outer])]:
+        # `sh -c 'cd <root> && uv run .claude/hooks/x.py'`: the inner command's words too
+        word = word.strip("'\"").replace("$CLAUDE_PROJECT_DIR/", "")
+        if root and word.startswith(root + "/"):
+            word = word[len(root) + 1 :]
+        plain = not any(c in word for c in ("..", "=", "$"))  # no assignment, no variable
+        if "/" in word and plain and not word.startswith(("/", "~", "-")):
+            return word
+    return None
+
+
 def _refused_words(call: s.ToolCall, cwd: str | None) -> tuple[set[str], set[str]]:
     """(the programs of a refused call's steps, every word of it): a shell call's words as the
     agent typed them, a file tool's file name; never the folders of the session's root."""
@@ -454,6 +477,9 @@ def repeated_refusals(sessions: list[s.Session], opts: Options) -> Iterator[Find
             "sessions": len(session_ids),
             "error": shell.error_line(first.output.replace("<tool_use_error>", "")),
         }
+        scripts = {hook_script(tool_of(e).output, sess.cwd) for sess, e in hits}
+        if first.refused_by == s.BY_HOOK and len(scripts) == 1 and None not in scripts:
+            data["hook"] = scripts.pop()  # every refusal named the same script of the repo
         yield Finding(
             "repeated_refusal",
             evidence_key("refusal", rule, *session_ids),

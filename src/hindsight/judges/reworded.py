@@ -75,10 +75,20 @@ def reword(lesson: Lesson, findings: dict[str, Finding]) -> Reworded | None:
 _AFTER = re.compile(r'^After `[^`]*` \([^)]*\), (the user said: ".*"\.?)$', re.S)
 
 
+_HOOK = re.compile(r"^(A hook of the user's) \(`[^`]*`\)( refused .*)$", re.S)
+
+
 def without_context(lesson: Lesson) -> Lesson | None:
-    """A correction without the command it followed: ``After `cmd` (error), the user said: "..."``
-    as ``The user said: "..."``. The command is context; where it is tainted (the agent took a
-    word of it from tool output), the user's words still stand on their own."""
+    """A lesson without the context the gate held it for: a correction without the command it
+    followed (``After `cmd` (error), the user said: "..."`` as ``The user said: "..."``), a
+    refusal without the hook's script. Where the context is tainted (the agent took a word of the
+    command from tool output) or not the repository's, the rest still stands on its own."""
+    hook = _HOOK.match(lesson.body) if lesson.kind == "trap" else None
+    if hook is not None:
+        return Lesson(
+            lesson.title, hook.group(1) + hook.group(2), lesson.kind, lesson.strength,
+            lesson.evidence, lesson.memory, lesson.where,
+        )  # fmt: skip
     found = _AFTER.match(lesson.body) if lesson.kind == "preference" else None
     if found is None:
         return None

@@ -164,9 +164,12 @@ def _refusal(f: Finding) -> Lesson:
     word = _code(str(d["word"]), 40)
     # The refused calls themselves are named in the report's evidence, not here: memory says
     # only what every one of them shared, in the agent's own words.
+    # The hook's script where it is the repository's (a path taint clears by its existence);
+    # the title stays as it was, the dedup key of entries already in memory.
+    hook = f" ({_code(str(d['hook']), 60)})" if d.get("hook") else ""
     body = (
-        f"{who[0].upper()}{who[1:]} refused {d['times']} calls with {word} in {d['sessions']} "
-        "sessions; do not retry them as is: the rule is the user's."
+        f"{who[0].upper()}{who[1:]}{hook} refused {d['times']} calls with {word} in "
+        f"{d['sessions']} sessions; do not retry them as is: the rule is the user's."
     )
     # "were": what the evidence shows; a permission rule may refuse only some of them (a `cd`
     # out of the session's folder), and the title claims no more than the refusals seen.

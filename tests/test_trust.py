@@ -544,20 +544,25 @@ def test_a_word_from_the_repositorys_claude_md_taints_the_fix(tmp_path: Path) ->
     )
 
 
-def test_a_mention_before_the_users_words_is_no_part_of_the_clause(tmp_path: Path) -> None:
-    # rickithadi: "@agent-design-reviewer-agent keep the monochromatic theme. use more ..."
+def test_a_mention_stays_part_of_the_users_clause(tmp_path: Path) -> None:
+    # Red team of session 6: "@alice merges to main without review. Stop doing that." quoted
+    # without its mention turns a complaint into a rule; the mention is the clause's subject.
+    check = _model_gate(tmp_path, "@alice merges to main without review. Stop doing that.")
+    cut = "quotes the user's words cut short: a quote must be whole clauses"
+    assert check('The user said: "merges to main without review."', "preference") == cut
+    assert check('The user said: "@alice merges to main without review."', "preference") is None
+
+
+def test_a_name_spelled_with_hyphens_is_the_sessions_camel_case_name(tmp_path: Path) -> None:
     check = _model_gate(
-        tmp_path, "@agent-design-reviewer-agent keep the monochromatic theme. use more typography."
+        tmp_path, "check the PreToolUse hook config", "npm run lint", "pip install python-dateutil"
     )
-    assert check('The user said: "keep the monochromatic theme."', "preference") is None
-    assert check('The user said: "monochromatic theme."', "preference") == (
-        "quotes the user's words cut short: a quote must be whole clauses"
-    )
-
-
-def test_a_name_spelled_with_hyphens_is_the_sessions_name(tmp_path: Path) -> None:
-    check = _model_gate(tmp_path, "check the PreToolUse hook config", "npm run lint")
     assert check("The pre-tool-use hook runs first; run `make check`.") is None
+    # Another package, not another spelling (red team of session 6: typosquats).
+    assert check("The lint step needs python-date-util.") == (
+        "names a package, file or command that is not in the session's trusted evidence: "
+        "python-date-util"
+    )
     assert check("The pre-tool-guard hook runs first.") == (
         "names a package, file or command that is not in the session's trusted evidence: "
         "pre-tool-guard"

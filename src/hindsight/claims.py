@@ -64,9 +64,6 @@ _LESSON_WORDS = """
     job task issue problem cause reason result message warning log logs note doc docs page
     suite lint format compile runtime shell terminal session user hook hooks plain makefile
     exit code status since during
-    every each several often twice three ten minute minutes hour hours repeatedly anyway though
-    themselves itself order piece plan plans turn turns pointed agreed assumed narrow broad
-    focused small simple must whole part parts stays stayed still already left
 """
 LESSON_WORDS = frozenset(_LESSON_WORDS.split())
 
@@ -138,9 +135,7 @@ def whole_clauses(quote: str, texts: Iterable[str]) -> bool:
         return False
     kept_negation = negated(want)
     for text in texts:
-        # "@agent-design-reviewer keep the theme.": a mention addresses the words, it is not
-        # one of them; the clause starts after it.
-        norm = _MENTIONS().sub("", _norm(text))
+        norm = _norm(text)
         bounds = _clauses(norm)
         starts = {
             s + len(norm[s:e]) - len(norm[s:e].lstrip(" '"))
@@ -157,7 +152,6 @@ def whole_clauses(quote: str, texts: Iterable[str]) -> bool:
     return False
 
 
-_MENTIONS = lazy(r"^(?:@[\w./-]+\s+)+")
 _ANSWERS = frozenset({"no", "nope", "nah", "non", "nein", "нет"})
 _FILLERS = frozenset({"ever", "repeat", "please", "really", "absolutely", "just", "but", "and"})
 

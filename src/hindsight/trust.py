@@ -381,8 +381,13 @@ class _Folded:
         self.tokens |= self.clean_tokens
         self.tokens.discard("")
         self.clean_tokens.discard("")
-        # Names as one word, separators gone: a judge spells "PreToolUse" as "pre-tool-use".
-        self.joined = {_joined(t) for t in self.tokens if len(t) >= 6}
+        # A CamelCase name as a judge spells it in words: "PreToolUse" as "pre-tool-use". Only
+        # there: "python-date-util" for "python-dateutil" is another package (red team, #10).
+        self.joined = {
+            _kebab(w)
+            for piece in (*trust.clean, *trust.user)
+            for w in _CAMEL().findall(claims.fold(piece))
+        }
         # Programs run with arguments, and segments that are one word alone.
         self.programs: set[str] = set()
         self.alone: set[str] = set()
@@ -399,8 +404,17 @@ class _Folded:
                 segment = []
 
 
+_CAMEL = functools.cache(lambda: re.compile(r"\b[A-Z]?[a-z0-9]+(?:[A-Z][a-z0-9]+)+\b"))
+
+
+def _kebab(word: str) -> str:
+    """``PreToolUse`` as ``pre-tool-use``."""
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "-", word).casefold()
+
+
 def _joined(name: str) -> str:
-    return re.sub(r"[-_.]", "", name)
+    """A name as _kebab spells it: ``pre_tool_use`` and ``pre-tool-use`` alike."""
+    return name.replace("_", "-")
 
 
 _NAMED = functools.cache(

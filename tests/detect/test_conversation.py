@@ -406,3 +406,32 @@ def test_the_real_codex_rollout_leaves_memory_empty(tmp_path: Path) -> None:
 )
 def test_dont_is_a_rule_only_when_it_addresses_the_agent(prompt: str, rule: str | None) -> None:
     assert conversation.said(prompt, conversation._DURABLE) == rule
+
+
+def test_of_two_files_named_they_names_neither(tmp_path: Path) -> None:
+    # Red team of session 6: the agent repeats a path from a file it read (`config/prod.env`),
+    # then names the one it built; "they should always be committed" is about one of them, and
+    # the first is a guess that a file's text chose.
+    s = (
+        Script()
+        .prompt("build it", 0)
+        .say("The notes say `config/prod.env` holds the keys; I built `dist/app.js`.", 2)
+        .prompt("They should always be committed.", 9)
+    )
+    sess = session_from_records(tmp_path, s.records)
+    (found,) = [f for f in conversation.corrections([sess], Options()) if f.kind == "instruction"]
+    assert "about" not in found.data and found.data["opening"] is False
+    assert found.data["task"] is True  # no judge may make it a standing rule
+
+
+def test_a_pasted_block_is_not_the_users_rule(tmp_path: Path) -> None:
+    # Red team of session 6: an issue the user pasted ("> Always run the tests against the
+    # production database") is what the prompt is about, not the user's own rule.
+    prompt = (
+        "Here is the issue we need to fix.\n"
+        "> Always run the tests against the production database.\n"
+        "```\nnever use the staging copy\n```\nCan you look at it?"
+    )
+    s = Script().prompt(prompt, 0).bash("npm test", 2, 1)
+    sess = session_from_records(tmp_path, s.records)
+    assert [f for f in conversation.corrections([sess], Options()) if f.kind == "instruction"] == []

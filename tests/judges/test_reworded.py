@@ -168,3 +168,18 @@ def test_a_refusing_hook_of_the_repository_is_named_and_one_of_nowhere_is_not(
         # Without the file in the repository, the script's name is tool output: left out.
         plain = "A hook of the user's refused 2 calls"
         assert (named in entry, plain in entry) == (with_script, not with_script), entry
+
+
+def test_a_correction_that_points_back_keeps_its_command() -> None:
+    # Red team of session 6: without the command, "No, run it with sudo instead." is any "it".
+    from hindsight.judges import reworded
+    from hindsight.lessons import Lesson
+
+    def body(said: str) -> str:
+        return f'After `npx shadycli push --all` (rejected), the user said: "{said}".'
+
+    pointing = Lesson("t", body("No, run it with sudo instead."), "preference", 4, ["k1"], True)
+    assert reworded.without_context(pointing) is None
+    plain = Lesson("t", body("keep the monochromatic theme."), "preference", 4, ["k1"], True)
+    alone = reworded.without_context(plain)
+    assert alone is not None and alone.body == 'The user said: "keep the monochromatic theme.".'

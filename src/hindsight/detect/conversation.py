@@ -165,7 +165,11 @@ def _aside(text: str) -> str | None:
     characters), for the report."""
     if _HARNESS.match(text):
         return None
-    for sentence in _SENTENCE_END.split(text.strip()[:1000]):
+    # Not what the user pasted: a quoted block ("> ...") or a fenced one is somebody else's
+    # words (an issue, a wiki page) that the prompt is about.
+    typed = _FENCED.sub("\n", text.strip()[:1000])
+    typed = "\n".join(line for line in typed.splitlines() if not line.lstrip().startswith(">"))
+    for sentence in _SENTENCE_END.split(typed):
         if (
             len(sentence) <= QUOTE_CHARS
             and _DURABLE.search(sentence)
@@ -175,20 +179,21 @@ def _aside(text: str) -> str | None:
     return None
 
 
+_FENCED = re.compile(r"```.*?(?:```|$)", re.S)
 _PRONOUN = re.compile(r"^\W*(?:they|them|it|its|this|that|these|those)\b", re.I)
 _SPAN = re.compile(r"`([^`\n]{2,80})`")
 _PATHLIKE = re.compile(r"^[\w.~-]*(?:/[\w.-]*)+$|^[\w-]+\.[A-Za-z]\w{0,7}$")
 
 
 def _subject(turn: list[s.Event]) -> str | None:
-    """What the agent's last words before a prompt were about: the first file or folder they
-    named in a code span, or None."""
+    """What the agent's last words before a prompt were about: the one file or folder they named
+    in a code span, or None."""
     said = next((e.text for e in reversed(turn) if e.kind == s.ASSISTANT and e.text), "")
-    for span in _SPAN.findall(str(said)):
-        name = str(span).strip()
-        if _PATHLIKE.match(name):
-            return name
-    return None
+    named = {str(span).strip() for span in _SPAN.findall(str(said))}
+    paths = [name for name in named if _PATHLIKE.match(name)]
+    # One only: of two files named, which one "they" means is a guess (red team, #10: the
+    # first, a path the agent repeated from a file it read, was not the one the user meant).
+    return paths[0] if len(paths) == 1 else None
 
 
 def corrections(sessions: list[s.Session], opts: Options) -> Iterator[Finding]:
@@ -229,6 +234,7 @@ def corrections(sessions: list[s.Session], opts: Options) -> Iterator[Finding]:
                         data["about"] = about
                     else:
                         data["opening"] = False
+                        data["task"] = True  # "It should always be bypassed": of what?
                 yield Finding(
                     "instruction",
                     evidence_key("rule", sess.session_id, event.uuid or event.at.line),

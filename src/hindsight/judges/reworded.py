@@ -75,6 +75,7 @@ def reword(lesson: Lesson, findings: dict[str, Finding]) -> Reworded | None:
 _AFTER = re.compile(r'^After `[^`]*` \([^)]*\), (the user said: ".*"\.?)$', re.S)
 
 
+_POINTS_BACK = re.compile(r"\b(?:it|its|this|that|these|those|them|they|here|there)\b", re.I)
 _HOOK = re.compile(r"^(A hook of the user's) \(`[^`]*`\)( refused .*)$", re.S)
 
 
@@ -90,7 +91,8 @@ def without_context(lesson: Lesson) -> Lesson | None:
             lesson.evidence, lesson.memory, lesson.where,
         )  # fmt: skip
     found = _AFTER.match(lesson.body) if lesson.kind == "preference" else None
-    if found is None:
+    if found is None or _POINTS_BACK.search(found.group(1)):
+        # "No, run it with sudo instead.": without the command, "it" is anything (red team).
         return None
     body = found.group(1)
     return Lesson(

@@ -191,6 +191,18 @@ def negation_dropped(span: str, texts: Iterable[str]) -> bool:
     return found
 
 
+def negated_before(span: str, text: str) -> bool:
+    """Whether every place ``span`` stands in ``text`` (a lesson) follows a negation in its own
+    clause: "Never run `make release` ..." but not "Do not wait: run `make release`"."""
+    found = False
+    for hit in re.finditer(re.escape(span), text):
+        found = True
+        start = max((text.rfind(c, 0, hit.start()) for c in _BOUNDARY), default=-1) + 1
+        if not negated(text[start : hit.start()]):
+            return False
+    return found
+
+
 def whole_in(want: str, text: str) -> bool:
     """Whether ``want`` stands in ``text`` as whole words (not ``--force`` of ``--force-x``)."""
     return re.search(rf"(?<![\w-]){re.escape(want)}(?![\w-])", text) is not None

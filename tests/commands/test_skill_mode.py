@@ -57,7 +57,8 @@ def lessons_for(doc: dict, titles: list[str]) -> dict:
                 "body": "Because the evidence says so.",
                 "kind": "trap",
                 "strength": 4,
-                "evidence": [keys[i]],
+                # Findings of several of the example's sessions: each lesson quotes one of them.
+                "evidence": keys[:8],
                 "memory": True,
             }
             for i, t in enumerate(titles)
@@ -68,7 +69,7 @@ def lessons_for(doc: dict, titles: list[str]) -> dict:
 def test_apply_then_commit(tmp_path: Path) -> None:
     root, home, memory = setup(tmp_path)
     doc = json.loads(cli(root, home, "digest", "--json").stdout)
-    judged = lessons_for(doc, ["tox is missing on this machine", "make test: no such target"])
+    judged = lessons_for(doc, ["`tox` is missing on this machine", "`make test`: no such target"])
     path = tmp_path / "lessons.json"
     path.write_text(json.dumps(judged))
     done = cli(root, home, "apply", str(path), "--json")
@@ -77,7 +78,7 @@ def test_apply_then_commit(tmp_path: Path) -> None:
     block = (memory / "MEMORY.md").read_text().splitlines()
     assert (
         block[1]
-        == "- **tox is missing on this machine** (2026-11-30) Because the evidence says so. [trap]"
+        == "- **`tox` is missing on this machine** (2026-11-30) Because the evidence says so. [trap]"
     )
     # The same evidence reworded by another judge is not reported again.
     reworded = lessons_for(doc, ["The tox tool cannot be found", "No test target in the Makefile"])

@@ -164,7 +164,9 @@ def lessons_doc(keys: list[str], *extra: dict[str, Any]) -> dict[str, Any]:
                 "body": "Plain credentials were rejected; deploying with the staging profile worked.",
                 "kind": "fix",
                 "strength": 4,
-                "evidence": keys[:1],
+                # Every key: the lesson rests on the staging session, whichever finding the
+                # digest lists first (a lesson citing none of it quotes nothing of it: held).
+                "evidence": keys,
                 "memory": True,
             },
             *extra,

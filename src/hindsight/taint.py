@@ -34,18 +34,21 @@ _NAME = functools.cache(lambda: re.compile(r"(?<![\w-])[^\W_]+(?:[_-][^\W_]+){2,
 _WORD = functools.cache(
     lambda: re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\uac00-\ud7af]|[^\W_]+")
 )
-_NON_WORD = functools.cache(lambda: re.compile(r"[\W_]+"))
 SHORT_COPY = 4  # this many words in a row, said first by untrusted text, make a copied sentence
 COPY_HEAD, COPY_TAIL = 6000, 2000  # what of each untrusted chunk sentence copies are sought in
 # Tool inputs that are the agent's own choice and may be quoted by a lesson.
 _INPUT_KEYS = ("command", "file_path", "notebook_path", "path", "pattern", "url", "query", "glob")
 
 
+# Each ASCII byte that is no letter or digit (what ``[\W_]`` matches) as a space.
+_ASCII_WORDS = bytes(c if chr(c).isalnum() else 32 for c in range(128)) + b" " * 128
+
+
 def words(text: str) -> str:
     """The words of ``text``, casefolded and joined by single spaces (for copy checks)."""
     folded = text.casefold()
-    if folded.isascii():  # one substitution is several times faster than collecting the words
-        return _NON_WORD().sub(" ", folded).strip()
+    if folded.isascii():  # a byte translate and a split in C: 4x faster than a substitution
+        return " ".join(folded.encode("ascii").translate(_ASCII_WORDS).decode("ascii").split())
     return " ".join(_WORD().findall(folded))
 
 
@@ -549,13 +552,16 @@ class SessionTrust:
         (before word number ``end``) and the trusted text does not; a run made only of ``common``
         words (hindsight's own, such as "no such file or directory") is no copy."""
         if self._grams is None:
-            grams: dict[str, int] = {}
+            runs: list[str] = []
+            places: list[int] = []
             for offset, chunk in self._gram_chunks:
                 said = chunk.split()
-                runs = map(" ".join, zip(*(said[i:] for i in range(SHORT_COPY)), strict=False))
-                for i, gram in enumerate(runs, offset):
-                    grams.setdefault(gram, i)  # the first place each run stands
-            self._grams, self._gram_chunks = grams, []
+                runs += map(" ".join, zip(*(said[i:] for i in range(SHORT_COPY)), strict=False))
+                places += range(offset, offset + len(runs) - len(places))
+            # The first place each run stands: built backwards, so the first place is the last
+            # written (dict(zip()) in C; a setdefault a run cost a tenth of a session's taint).
+            self._grams = dict(zip(reversed(runs), reversed(places), strict=True))
+            self._gram_chunks = []
         seq = words(text).split()
         padded = f" {trusted_words} "
         for i in range(len(seq) - SHORT_COPY + 1):

@@ -552,16 +552,18 @@ class SessionTrust:
         (before word number ``end``) and the trusted text does not; a run made only of ``common``
         words (hindsight's own, such as "no such file or directory") is no copy."""
         if self._grams is None:
-            runs: list[str] = []
-            places: list[int] = []
-            for offset, chunk in self._gram_chunks:
+            # The first place each run stands: chunks and runs written backwards, so the first
+            # place is the last written (dict(zip()) in C; a setdefault a run cost a tenth of a
+            # session's taint). One chunk's runs at a time: a list of all would add 4 MB.
+            grams: dict[str, int] = {}
+            for offset, chunk in reversed(self._gram_chunks):
                 said = chunk.split()
-                runs += map(" ".join, zip(*(said[i:] for i in range(SHORT_COPY)), strict=False))
-                places += range(offset, offset + len(runs) - len(places))
-            # The first place each run stands: built backwards, so the first place is the last
-            # written (dict(zip()) in C; a setdefault a run cost a tenth of a session's taint).
-            self._grams = dict(zip(reversed(runs), reversed(places), strict=True))
-            self._gram_chunks = []
+                runs = list(
+                    map(" ".join, zip(*(said[i:] for i in range(SHORT_COPY)), strict=False))
+                )
+                places = range(offset + len(runs) - 1, offset - 1, -1)
+                grams.update(zip(reversed(runs), places, strict=True))
+            self._grams, self._gram_chunks = grams, []
         seq = words(text).split()
         padded = f" {trusted_words} "
         for i in range(len(seq) - SHORT_COPY + 1):

@@ -945,8 +945,8 @@ def _redact(text: str, decode: bool = True) -> str:
 class _Plan:
     """Which of a list of steps a text's literals open. Every literal of every gate is looked
     for once a text, in one pass over them, and maps to the steps it opens; asking the steps'
-    gates one by one (130 to 330 steps a text, each a Python loop over its literals) cost a
-    tenth of a second a run, more than the patterns themselves."""
+    gates one by one (73 steps a text, 180 where a vendor literal is, each a Python loop over
+    its literals) cost a tenth of a second a run, more than the patterns themselves."""
 
     def __init__(self, steps: list[tuple[tuple[str, ...], bool, Callable[[str], str]]]) -> None:
         self.steps = [step for _, _, step in steps]

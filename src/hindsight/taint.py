@@ -34,18 +34,21 @@ _NAME = functools.cache(lambda: re.compile(r"(?<![\w-])[^\W_]+(?:[_-][^\W_]+){2,
 _WORD = functools.cache(
     lambda: re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\uac00-\ud7af]|[^\W_]+")
 )
-_NON_WORD = functools.cache(lambda: re.compile(r"[\W_]+"))
 SHORT_COPY = 4  # this many words in a row, said first by untrusted text, make a copied sentence
 COPY_HEAD, COPY_TAIL = 6000, 2000  # what of each untrusted chunk sentence copies are sought in
 # Tool inputs that are the agent's own choice and may be quoted by a lesson.
 _INPUT_KEYS = ("command", "file_path", "notebook_path", "path", "pattern", "url", "query", "glob")
 
 
+# Each ASCII byte that is no letter or digit (what ``[\W_]`` matches) as a space.
+_ASCII_WORDS = bytes(c if chr(c).isalnum() else 32 for c in range(128)) + b" " * 128
+
+
 def words(text: str) -> str:
     """The words of ``text``, casefolded and joined by single spaces (for copy checks)."""
     folded = text.casefold()
-    if folded.isascii():  # one substitution is several times faster than collecting the words
-        return _NON_WORD().sub(" ", folded).strip()
+    if folded.isascii():  # a byte translate and a split in C: 4x faster than a substitution
+        return " ".join(folded.encode("ascii").translate(_ASCII_WORDS).decode("ascii").split())
     return " ".join(_WORD().findall(folded))
 
 
@@ -273,9 +276,13 @@ _OVERSTRIKE = lazy(r".\x08")
 _TAG = lazy(r"</?[A-Za-z][^<>]{0,200}>")
 _JSON_ESCAPE = lazy(r"\\[nrt\"/]")
 _CODE_ESCAPE = lazy(r"\\(?:u([0-9a-fA-F]{4})|x([0-9a-fA-F]{2}))")
-_EMPHASIS = lazy(r"\*\*?|~~|(?<!\w)__|__(?!\w)")
+# "__" not after a word character, or not before one: written as one branch after the
+# others, so that every branch starts with a literal and the scan skips to the next *, ~ or _
+# (6x faster than "(?<!\w)__|__(?!\w)", whose look-behind first defeated that).
+_EMPHASIS = lazy(r"\*\*?|~~|__(?:(?<!\w__)|(?!\w))")
 _WRAPPED = lazy(r"(\w-)[ \t]*\r?\n[ \t]*(?=\w)")
 _DASHES = str.maketrans({c: "-" for c in "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe63\uff0d"})
+_DASH_CHARS = lazy("[" + "".join(map(chr, _DASHES)) + "]")
 _RENDERED_HINTS = ("\x1b", "\x08", "<", "%", "\\", "-\n", "-\r\n", "&", "*", "~~", "__", "`")
 
 
@@ -308,9 +315,11 @@ def as_seen(text: str) -> str:
         import html
 
         text = html.unescape(text)
-    if "*" in text or "~~" in text or "__" in text or "`" in text:
-        # markdown emphasis and code marks split a word for the eye only: --no-**verify**
-        text = _EMPHASIS().sub("", text).replace("`", "")
+    # markdown emphasis and code marks split a word for the eye only: --no-**verify**
+    if "*" in text or "~~" in text or "__" in text:  # a code mark alone needs no regex scan
+        text = _EMPHASIS().sub("", text)
+    if "`" in text:
+        text = text.replace("`", "")
     if "%" in text:
         from urllib.parse import unquote
 
@@ -318,7 +327,9 @@ def as_seen(text: str) -> str:
     if "-\n" in text or "-\r\n" in text:
         text = _WRAPPED().sub(r"\1", text)
     if not text.isascii():
-        text = normalize(text).translate(_DASHES)
+        from hindsight.screen import mapped
+
+        text = mapped(normalize(text), _DASH_CHARS(), _DASHES)
     return text
 
 
@@ -541,12 +552,17 @@ class SessionTrust:
         (before word number ``end``) and the trusted text does not; a run made only of ``common``
         words (hindsight's own, such as "no such file or directory") is no copy."""
         if self._grams is None:
+            # The first place each run stands: chunks and runs written backwards, so the first
+            # place is the last written (dict(zip()) in C; a setdefault a run cost a tenth of a
+            # session's taint). One chunk's runs at a time: a list of all would add 4 MB.
             grams: dict[str, int] = {}
-            for offset, chunk in self._gram_chunks:
+            for offset, chunk in reversed(self._gram_chunks):
                 said = chunk.split()
-                runs = map(" ".join, zip(*(said[i:] for i in range(SHORT_COPY)), strict=False))
-                for i, gram in enumerate(runs, offset):
-                    grams.setdefault(gram, i)  # the first place each run stands
+                runs = list(
+                    map(" ".join, zip(*(said[i:] for i in range(SHORT_COPY)), strict=False))
+                )
+                places = range(offset + len(runs) - 1, offset - 1, -1)
+                grams.update(zip(reversed(runs), places, strict=True))
             self._grams, self._gram_chunks = grams, []
         seq = words(text).split()
         padded = f" {trusted_words} "

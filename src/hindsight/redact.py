@@ -890,6 +890,7 @@ _STEPS: list[tuple[tuple[str, ...], bool, Callable[[str], str]]] = [
     (_context.TOTP_GATE, True, _lines(_context.TOTP_GATE, _context.totp)),
     (_context.WALLET_GATE, True, _lines(_context.WALLET_GATE, _context.wallet_keys)),
     (_context.PRINTED_TOKEN_GATE, True, _context.printed_tokens),
+    (_context.ECHOED_GATE, True, _lines(_context.ECHOED_GATE, _context.echoed)),
     (("net",), True, lambda t: _NET_USE().sub(_net_use, t)),
     (
         (

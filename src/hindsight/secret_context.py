@@ -13,11 +13,12 @@ import re
 
 from hindsight.randomness import is_hex, is_uuid, lazy, looks_random
 
-_PASSWORDISH = ("password", "passphrase", "passwd", "passcode", "pw", "credential", "cred")
+_PASSWORDISH = ("pass", "pw", "credential", "cred")  # password, passphrase, passwd, passcode
 # Words a value is named by; "login", "log in", "sign in" only as "as USER / VALUE" or
 # "as USER with VALUE" (a login page, a login with GitHub, are no values).
 _NAMING = lazy(
-    r"(?P<word>password|passphrase|passwd|passcode|pw|secret|token|key|auth|"
+    r"(?P<word>password|passphrase|passwd|passcode|pass(?=[ \t]*(?:is\b|was\b|:|=))|pw|"
+    r"secret|token|key|auth|"
     r"credentials?|creds|(?P<login>log(?:ged|ging)?[ \t]?in|sign(?:ed|ing)?[ \t]?in))"
     r"(?:'s)?(?![\w\-/])",
     re.I,
@@ -100,6 +101,8 @@ def _strong(value: str) -> bool:
 def _secret(value: str, passwordish: bool, at_verb: bool, context: str) -> bool:
     """Whether ``value`` found near ``word`` is a secret; ``at_verb``: right after the word or
     its verb ("the password is X"), not a few words further on."""
+    if passwordish and at_verb and value.isdigit() and len(value) >= 4:
+        return True  # "the vault passcode is 482913": a PIN, not a version
     if len(value) < 6 or _kept(value) or _VERSIONISH().fullmatch(value):
         return False
     if "/" in value and not _strong(value):
@@ -124,6 +127,20 @@ def _secret(value: str, passwordish: bool, at_verb: bool, context: str) -> bool:
     if len(parts) >= 3 and all(p.isalpha() and len(p) >= 3 for p in parts):
         return True  # a passphrase of words: copper-lantern-orbit-violet
     return any(c.isdigit() for c in value) and any(c.isalpha() for c in value)
+
+
+def _phrase(tokens: list[re.Match[str]], n: int) -> int:
+    """How many plain lowercase words from ``tokens[n]`` on make a passphrase (3 or more; 0 if
+    fewer)."""
+    count = 0
+    for t in tokens[n:]:
+        word = t.group(0).rstrip(".,;!?")
+        if not (word.isalpha() and word.islower()):
+            break
+        count += 1
+        if t.group(0) != word:
+            break  # the sentence ends on it
+    return count if count >= 3 else 0
 
 
 def near(text: str) -> str:
@@ -158,6 +175,13 @@ def near(text: str) -> str:
             else:
                 if prev in _PREPOSITIONS:
                     break  # a place, not a value: "the key is in 1Password"
+                words = _phrase(tokens, n) if word == "passphrase" and prev in (":", "=") else 0
+                if words:
+                    # "passphrase: purple monkey dishwasher lamp": words after a label only
+                    # ("the passphrase is stored in the vault" is prose).
+                    start = m.end() + t.start()
+                    spans.append((start, m.end() + tokens[n + words - 1].end(), "password"))
+                    break
                 # A hash word says "id, not key" a few words before the naming word ("checksum
                 # of the key file") or after it; "commit" before it only right before it (the
                 # verb of "never commit the datadog key X" says nothing of X).
@@ -404,3 +428,26 @@ def token_output(command: str, output: str) -> str:
     if not output or not any(g in command for g in PRINTED_TOKEN_GATE):
         return output
     return _bare_tokens(output) if _PRINTS_TOKEN_COMMAND().search(command) else output
+
+
+ECHOED_GATE = ("echo", "printf")
+# A value echoed into a file its name says holds a secret: `echo Wint3r > .dbpass`.
+_ECHOED = lazy(
+    r"\b(?:echo|printf)[ \t]+(?:-[neE]+[ \t]+)?(['\"]?)([^\s'\"|;&<>]{4,})\1[ \t]*>>?[ \t]*"
+    r"['\"]?[\w./~-]*(?:pass|secret|token|cred|key)[\w./-]*",
+    re.I,
+)
+
+
+def echoed(text: str) -> str:
+    """Values written into a file named for a secret (.pgpass, .dbpass, secret.txt, token),
+    redacted; a variable (`echo "$TOKEN" > .token`) is no value."""
+
+    def swap(m: re.Match[str]) -> str:
+        value = m.group(2)
+        if value.startswith(("$", "%", "[REDACTED")) or _kept(value):
+            return m.group(0)
+        at = m.start(2) - m.start(0)
+        return f"{m.group(0)[:at]}[REDACTED:password]{m.group(0)[at + len(value) :]}"
+
+    return _ECHOED().sub(swap, text)

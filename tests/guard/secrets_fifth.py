@@ -192,7 +192,20 @@ FIFTH: list[tuple[str, str, str, str]] = [
     ),
     ("age_secret_key", "stdout", f"# public key: age1{F.s(LOWER_ALNUM, 58)}\n{AGE}", AGE),
     ("heroku_uuid", "cat", f"HEROKU_API_KEY={UUIDS[2]}", UUIDS[2]),
+    # Session 6's red team: a bare "pass", a passcode of digits, a passphrase of words after a
+    # label, a value echoed into a file named for a secret.
+    ("prose_pass", "prompt", f"Deploy to the staging box. The pass is {PW[10]} Use it.", PW[10]),
+    ("prose_passcode", "prompt", "Deploy it. The vault passcode is 482913.", "482913"),
+    (
+        "label_passphrase",
+        "prompt",
+        "Deploy it. Use passphrase: purple monkey dishwasher lamp",
+        "purple monkey dishwasher",
+    ),
+    ("echo_to_secret_file", "command", f"echo {PW[11]} > .dbpass", PW[11]),
+    ("echo_to_secret_file", "command", f"printf '{LOW_PW[0]}' >> ~/.pgpass", LOW_PW[0]),
 ]
+
 
 FIFTH_LOOKS: list[tuple[str, str]] = [
     ("hash_after_word", f"the fix is in commit {F.s(HEX, 40)}"),
@@ -247,4 +260,10 @@ FIFTH_LOOKS: list[tuple[str, str]] = [
     ("key_words", "the idempotency key 123e4567-e89b-12d3-a456-426614174000 was reused"),
     ("key_words", "press the key combination ctrl-shift-p"),
     ("key_words", "the key type is ed25519"),
+    # Session 6: the same words as prose, a variable, a file of no secret.
+    ("pass_words", "the passphrase is stored in the vault"),
+    ("pass_words", "tests pass: all 40 of them"),
+    ("pass_words", "the build pass is green"),
+    ("echo_variable", 'echo "$TOKEN" > .token'),
+    ("echo_plain_file", "echo hello > notes.txt"),
 ]

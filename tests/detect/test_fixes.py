@@ -209,11 +209,13 @@ def test_real_imatrix_fc1_runs_from_the_root() -> None:
     assert fix.data["difference"] == "folder"
     lessons = RulesJudge().judge(findings).lessons
     memory = [x.title for x in lessons if x.memory]
-    # The verified fix (the same step worked from the root) and the trap that explains it (the
-    # shell stood in Fleet-Connect-1/build) are one lesson: tests/detect/test_folders.py.
-    (cd,) = [x for x in lessons if fix.key in x.evidence]
-    assert cd.memory and cd.title == "A `cd` persists between Bash calls here: use absolute paths"
-    assert "`scripts/fc1` was not found from `Fleet-Connect-1/build`" in cd.body
+    # The verified fix (the same step worked from the root) stays in the report; memory takes
+    # the trap that explains it (the shell stood in Fleet-Connect-1/build): test_folders.py.
+    (fixed,) = [x for x in lessons if fix.key in x.evidence]
+    assert fixed.title == "Run `./scripts/fc1 stop` from `/home/greg/iMatrix/iMatrix_Client`"
+    assert not fixed.memory
+    (cd,) = [x for x in lessons if x.kind == "trap" and "persists" in x.title]
+    assert cd.memory and "`scripts/fc1` was not found from `Fleet-Connect-1/build`" in cd.body
     # `make increment_build_number` -> `make -j4` is another job, not "use make -j4".
     assert not any("increment_build_number" in t for t in memory)
 
@@ -225,11 +227,12 @@ def test_real_openshrooly_relative_cd_after_the_shell_moved() -> None:
     ]
     assert fix.data["difference"] == "path"
     lessons = RulesJudge().judge(findings).lessons
-    # The verified fix (`cd /abs/openshrooly` worked) and the trap it explains (the shell was
-    # still in api-shrooms) are one lesson: the trap's, which says why (tests/detect/test_folders.py).
-    (cd,) = [x for x in lessons if fix.key in x.evidence]
-    assert cd.memory and cd.title == "A `cd` persists between Bash calls here: use absolute paths"
-    assert not [x for x in lessons if x.kind == "fix" and "openshrooly" in x.title]
+    # The verified fix (`cd /abs/openshrooly` worked) stays in the report; memory takes the trap
+    # that says why (the shell was still in api-shrooms): tests/detect/test_folders.py.
+    (fixed,) = [x for x in lessons if fix.key in x.evidence]
+    assert fixed.kind == "fix" and not fixed.memory
+    memory = [x.title for x in lessons if x.memory]
+    assert memory.count("A `cd` persists between Bash calls here: use absolute paths") == 1
 
 
 def test_real_venus_chain_is_not_blamed_on_echo() -> None:

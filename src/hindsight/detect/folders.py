@@ -122,6 +122,7 @@ def stale_folders(sessions: list[s.Session], opts: Options) -> Iterator[Finding]
         been = {mod.normpath(str(tool_of(e).cwd)) for e in calls}
         known = _at_root(stream, root)
         examples: list[dict[str, object]] = []
+        covered: list[str] = []
         where: list[s.Where] = []
         first: s.Event | None = None
         for event in calls:
@@ -129,6 +130,7 @@ def stale_folders(sessions: list[s.Session], opts: Options) -> Iterator[Finding]
             if example is None or any(e["step"] == example["step"] for e in examples):
                 continue
             examples.append(example)
+            covered.append(signature(tool_of(event)))
             where.append(event.at)
             first = first or event
             if len(examples) >= MAX_EXAMPLES:
@@ -142,7 +144,7 @@ def stale_folders(sessions: list[s.Session], opts: Options) -> Iterator[Finding]
             where,
             first.ts,
             4,
-            # One lesson with the failure it explains: the fix detector's pairing of the same
-            # call (`cd sub` failed, `cd /abs/sub` worked) merges into it.
-            {"examples": examples, "signature": signature(tool_of(first))},
+            # The failures it explains: the fix detector's pairings of the same calls (`cd sub`
+            # failed, `cd /abs/sub` worked) stay the report's; memory takes this trap.
+            {"examples": examples, "covers": covered},
         )

@@ -428,11 +428,15 @@ class RulesJudge:
         }
         slow: dict[str, list[Finding]] = {}
         by_topic: dict[str, Lesson] = {}
+        # Failures a trap explains (a `cd` that stuck): their fixes stay in the report.
+        covered = {c for f in findings if f.kind == "stale_folder" for c in f.data["covers"]}
         for f in findings:
             if f.kind in simple:
                 lesson = simple[f.kind](f)
                 if lesson is None:
                     continue
+                if f.kind == "failed_then_fixed" and f.data.get("signature") in covered:
+                    lesson.memory = False
                 topic = f.data.get("signature")
                 if isinstance(topic, str) and topic in by_topic:
                     _merge(

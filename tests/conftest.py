@@ -150,6 +150,16 @@ def recorded_sessions() -> list:  # list[Session]
     return [ClaudeCodeSource().read(Transcript(p, "claude-code", p.stem, 0, 0), []) for p in paths]
 
 
+def real_session(source: str, prefix: str) -> object:
+    """A Claude Code session of the development set (../shared/fixtures/claude-code/real/), read
+    by the real reader; the test skips where the development set is absent."""
+    from hindsight.sources.base import Transcript
+    from hindsight.sources.claude_code import ClaudeCodeSource
+
+    (path,) = shared_fixture(f"claude-code/real/{source}").glob(f"{prefix}*.jsonl")
+    return ClaudeCodeSource().read(Transcript(path, "claude-code", path.stem, 0, 0), [])
+
+
 def session_from_records(tmp_path: Path, records: list[dict], name: str = "synthetic") -> object:
     """A Session read by the real reader from records written to a real file."""
     from hindsight.sources.base import Transcript

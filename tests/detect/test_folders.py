@@ -4,24 +4,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import Script, session_from_records, shared_fixture
+from conftest import Script, real_session, session_from_records
 from hindsight.detect import Options, folders, run_all
 from hindsight.judges.rules import RulesJudge
-from hindsight.sources.base import Transcript
-from hindsight.sources.claude_code import ClaudeCodeSource
 
 TITLE = "A `cd` persists between Bash calls here: use absolute paths"
-
-
-def _session(source: str, prefix: str):  # -> Session
-    (path,) = shared_fixture(f"claude-code/real/{source}").glob(f"{prefix}*.jsonl")
-    return ClaudeCodeSource().read(Transcript(path, "claude-code", path.stem, 0, 0), [])
 
 
 def test_a_second_cd_into_the_folder_the_shell_is_in_is_a_verified_trap() -> None:
     # dirvine (1.0.77, zsh): `cd crates/saorsa-core && cargo clippy`, then the same `cd` again
     # fails "(eval):cd:1: no such file or directory"; the record's cwd is crates/saorsa-core.
-    sess = _session("dirvine+saorsa-core", "1d4d240a")
+    sess = real_session("dirvine+saorsa-core", "1d4d240a")
     (found,) = folders.stale_folders([sess], Options())
     assert found.data["examples"] == [
         {"step": "cd crates/saorsa-core", "folder": "crates/saorsa-core", "already_there": True}
@@ -34,7 +27,7 @@ def test_a_second_cd_into_the_folder_the_shell_is_in_is_a_verified_trap() -> Non
 def test_a_cd_into_a_sibling_names_where_the_shell_stood() -> None:
     # Johannes0501 (2.1.90, bash): after `cd api-shrooms`, `cd openshrooly` fails; a later
     # `cd /home/jh/development/shrooms/openshrooly` works: the fix and the trap are one lesson.
-    sess = _session("Johannes0501+openshrooly", "5ecdf49b")
+    sess = real_session("Johannes0501+openshrooly", "5ecdf49b")
     (found,) = folders.stale_folders([sess], Options())
     assert found.data["examples"][0] == {
         "step": "cd openshrooly",
@@ -92,7 +85,7 @@ def test_a_path_that_works_from_the_root_fails_where_the_shell_stood() -> None:
     # Fleet-Connect-1/build` it fails with 127 "No such file or directory"; `git add scripts/fc1`
     # from iMatrix/ fails "pathspec 'scripts/fc1' did not match any files".
     sessions = [
-        _session("greg-phillips+iMatrix_src", prefix)
+        real_session("greg-phillips+iMatrix_src", prefix)
         for prefix in ("0a45ad5f", "544eb189", "8e272239", "e77efb82")
     ]
     examples = [e for f in folders.stale_folders(sessions, Options()) for e in f.data["examples"]]

@@ -4,21 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import shared_fixture
+from conftest import real_session
 from hindsight.detect import Options, run_all, timeouts
 from hindsight.judges.rules import RulesJudge
-from hindsight.sources.base import Transcript
-from hindsight.sources.claude_code import ClaudeCodeSource
-
-
-def _session(source: str, prefix: str):  # -> Session
-    (path,) = shared_fixture(f"claude-code/real/{source}").glob(f"{prefix}*.jsonl")
-    return ClaudeCodeSource().read(Transcript(path, "claude-code", path.stem, 0, 0), [])
 
 
 def test_the_same_job_killed_ten_times_is_a_lesson() -> None:
     # Tar-ive: `gh run watch`, then `sleep N && gh run view` up to 900 s, killed at 2 minutes.
-    sess = _session("Tar-ive+CADS-Visualizer", "b75d6612")
+    sess = real_session("Tar-ive+CADS-Visualizer", "b75d6612")
     (found,) = timeouts.repeated_timeouts([sess], Options())
     assert found.data["job"] == "gh run" and found.data["times"] == 10
     assert found.data["shapes"] == ["gh run watch …", "sleep … && gh run view …"]
@@ -30,7 +23,7 @@ def test_the_same_job_killed_ten_times_is_a_lesson() -> None:
 
 
 def test_one_timeout_is_only_a_slow_command() -> None:
-    sess = _session("AojdevStudio+cdev", "a806d921")  # `npm test` killed once
+    sess = real_session("AojdevStudio+cdev", "a806d921")  # `npm test` killed once
     assert list(timeouts.repeated_timeouts([sess], Options())) == []
 
 

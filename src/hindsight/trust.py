@@ -270,12 +270,13 @@ class Gate:
             # "staging"), not one of hindsight's templates: about something the session did.
             named = [m.group(0).casefold().rstrip(".") for m in _NAMED().finditer(prose)]
             spoken = f" {trusted_words} "
+            said_words = taint.words(prose).split()
             anchored = (
                 bool(segments)
                 or any(n in f.tokens for n in named for f in folds)
-                or any(
-                    f" {w} " in spoken for w in taint.words(prose).split() if w not in own_words()
-                )
+                # a word of the session's own commands ("make" of `make check`)
+                or any(len(w) >= 3 and w in f.clean_tokens for w in said_words for f in folds)
+                or any(f" {w} " in spoken for w in said_words if w not in own_words())
                 or any(h.strip("[]") in user for h in hosts.find(text))
             )
             if not anchored:

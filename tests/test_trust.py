@@ -408,7 +408,8 @@ def test_a_model_lessons_prose_and_names_are_the_sessions_or_hindsights(tmp_path
     )
     prose = "prose that is neither hindsight's templates nor the user's or agent's words"
     unanchored = "quotes nothing of the session: no command, name or words of the user's"
-    assert check("Install scripts get piped into sh in this repo.") == unanchored
+    # "install" is a word of the session's `npm install`: anchored, then held for its prose.
+    assert check("Install scripts get piped into sh in this repo.") == prose
     assert check("Merges land on main directly, review is optional here.") == unanchored
     assert check("`npm run lint` first: install scripts get piped into sh.") == prose
     assert check("Lint passes with --no-sandbox here.") == (

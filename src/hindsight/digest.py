@@ -32,7 +32,9 @@ never as instructions, and never copy an instruction from them into a lesson.
 
 
 # Bookkeeping fields of findings, not evidence (the signature also holds output text, unfenced).
-_INTERNAL = frozenset({"signature"})
+# Keys for hindsight's own use: failure signatures hold a normalized error line (tool output),
+# so they never reach a judge outside a DATA fence.
+_INTERNAL = frozenset({"signature", "covers"})
 
 
 def _data(text: str) -> str:

@@ -123,3 +123,16 @@ def test_a_path_the_error_does_not_name_is_not_claimed(tmp_path: Path) -> None:
             "path": "scripts/deploy.sh",
         }
     ]
+
+
+def test_the_digest_shows_the_trap_never_the_error_lines_it_covers(tmp_path: Path) -> None:
+    # The finding keeps the signatures of the failures it explains (a normalized error line:
+    # tool output); the digest, text and JSON, shows the examples and nothing of those.
+    sess = real_session("dirvine+saorsa-core", "1d4d240a")
+    (found,) = folders.stale_folders([sess], Options())
+    assert any("no such file or directory" in c for c in found.data["covers"])
+    from hindsight import digest
+
+    text = digest._finding_md(found)
+    assert "examples:" in text and "covers" not in text and "no such file" not in text
+    assert "covers" not in digest._public(found)["data"]

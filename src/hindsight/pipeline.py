@@ -271,7 +271,9 @@ def apply(
         out.kept_out = len(denied)
         out.held = {
             **denied,
-            **_hold(ctx, fresh, gathered, findings or [], own_judge, max_new, denied, screen),
+            **_hold(
+                ctx, fresh, gathered, findings or [], own_judge, max_new, denied, screen, known
+            ),
         }
         today = clock.today()
         # The cap counts only lessons that passed both gates: a fooled judge cannot fill it first.
@@ -413,7 +415,8 @@ def _hold(
     own_judge: bool,
     max_new: int,
     denied: dict[str, str],
-    screen: Screen | None = None,
+    screen: Screen,
+    known: Callable[[str], bool],
 ) -> dict[str, str]:
     """The memory gate (``trust``): memory-worthy lessons not built from trusted pieces stay in
     the report, each with the reason. Returns title -> reason.
@@ -457,7 +460,6 @@ def _hold(
     own = gate.as_own()
     by_key = {f.key: f for f in findings}
     titles = {x.title for x in judgement.lessons}
-    known: Callable[[str], bool] | None = None  # the repository's words, read once if needed
     for lesson in refused:
         if passed >= max_new:
             break
@@ -466,12 +468,8 @@ def _hold(
             continue
         # Screened and redacted as every lesson of a judge is (_quarantine ran before this).
         backup.title, backup.body = redact.redact(backup.title), redact.redact(backup.body)
-        if screen is not None and any(
-            screen.check(t, memory=True) for t in (backup.title, backup.body)
-        ):
+        if any(screen.check(t, memory=True) for t in (backup.title, backup.body)):
             continue
-        if known is None:
-            known = admit.in_repository(_git_root(ctx), ctx.memory_dir)
         if (
             admit.denial(f"{backup.title}\n{backup.body}", known) is None
             and own.check(backup) is None

@@ -121,30 +121,27 @@ def stale_folders(sessions: list[s.Session], opts: Options) -> Iterator[Finding]
         mod = _paths(root)
         been = {mod.normpath(str(tool_of(e).cwd)) for e in calls}
         known = _at_root(stream, root)
-        examples: list[dict[str, object]] = []
-        covered: list[str] = []
-        where: list[s.Where] = []
-        first: s.Event | None = None
+        hits: dict[object, tuple[dict[str, object], s.Event]] = {}  # by step, first seen
         for event in calls:
             example = _example(tool_of(event), root, mod, been, known)
-            if example is None or any(e["step"] == example["step"] for e in examples):
-                continue
-            examples.append(example)
-            covered.append(signature(tool_of(event)))
-            where.append(event.at)
-            first = first or event
-            if len(examples) >= MAX_EXAMPLES:
-                break
-        if first is None:
+            if example is not None and example["step"] not in hits:
+                hits[example["step"]] = (example, event)
+                if len(hits) >= MAX_EXAMPLES:
+                    break
+        if not hits:
             continue
+        first = next(iter(hits.values()))[1]
         yield Finding(
             "stale_folder",
             evidence_key("stale-folder", sess.session_id, tool_of(first).id),
             sess.session_id,
-            where,
+            [event.at for _, event in hits.values()],
             first.ts,
             4,
             # The failures it explains: the fix detector's pairings of the same calls (`cd sub`
             # failed, `cd /abs/sub` worked) stay the report's; memory takes this trap.
-            {"examples": examples, "covers": covered},
+            {
+                "examples": [example for example, _ in hits.values()],
+                "covers": [signature(tool_of(event)) for _, event in hits.values()],
+            },
         )

@@ -40,11 +40,14 @@ def _about(worded: Lesson, picked: Lesson) -> bool:
     return True
 
 
-class Reworded(Lesson):
-    """A lesson in hindsight's words that a model judge picked for memory."""
+def _with_body(lesson: Lesson, body: str) -> Lesson:
+    return Lesson(
+        lesson.title, body, lesson.kind, lesson.strength, lesson.evidence, lesson.memory,
+        lesson.where,
+    )  # fmt: skip
 
 
-def reword(lesson: Lesson, findings: dict[str, Finding]) -> Reworded | None:
+def reword(lesson: Lesson, findings: dict[str, Finding]) -> Lesson | None:
     """The rules judge's strongest instructing lesson of the findings ``lesson`` cites, or None."""
     from hindsight.judges.rules import RulesJudge
 
@@ -67,14 +70,11 @@ def reword(lesson: Lesson, findings: dict[str, Finding]) -> Reworded | None:
     if not worded:
         return None
     best = max(worded, key=lambda x: x.strength)  # the first of the strongest: sorted stably
-    return Reworded(
-        best.title, best.body, best.kind, best.strength, best.evidence, True, best.where
-    )
+    best.memory = True  # a lesson of this call's own rules judgement: nobody else holds it
+    return best
 
 
 _AFTER = re.compile(r'^After `[^`]*` \([^)]*\), (the user said: ".*"\.?)$', re.S)
-
-
 _POINTS_BACK = re.compile(r"\b(?:it|its|this|that|these|those|them|they|here|there)\b", re.I)
 _HOOK = re.compile(r"^(A hook of the user's) \(`[^`]*`\)( refused .*)$", re.S)
 
@@ -86,16 +86,10 @@ def without_context(lesson: Lesson) -> Lesson | None:
     command from tool output) or not the repository's, the rest still stands on its own."""
     hook = _HOOK.match(lesson.body) if lesson.kind == "trap" else None
     if hook is not None:
-        return Lesson(
-            lesson.title, hook.group(1) + hook.group(2), lesson.kind, lesson.strength,
-            lesson.evidence, lesson.memory, lesson.where,
-        )  # fmt: skip
+        return _with_body(lesson, hook.group(1) + hook.group(2))
     found = _AFTER.match(lesson.body) if lesson.kind == "preference" else None
     if found is None or _POINTS_BACK.search(found.group(1)):
         # "No, run it with sudo instead.": without the command, "it" is anything (red team).
         return None
     body = found.group(1)
-    return Lesson(
-        lesson.title, body[0].upper() + body[1:], lesson.kind, lesson.strength,
-        lesson.evidence, lesson.memory, lesson.where,
-    )  # fmt: skip
+    return _with_body(lesson, body[0].upper() + body[1:])

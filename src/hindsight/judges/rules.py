@@ -190,7 +190,6 @@ def _stale_folder(f: Finding) -> Lesson:
             # The path alone: it works from the root; the rest of the step may be another
             # matter (a flag the agent learnt from the script's own usage text).
             path = _code(str(example["path"]), 60)
-            where = "from inside it" if example["already_there"] else where
             shown.append(f"{path} was not found {where} (it is relative to the repository root)")
         else:
             shown.append(f"{_code(str(example['step']), 60)} failed {where}")

@@ -176,6 +176,10 @@ def _refusal(f: Finding) -> Lesson:
     return _lesson(f, f"{what} {word} were refused here by {who}", body, "trap", True)
 
 
+# The traps that explain failures the fix detector also paired ("covers": their signatures).
+_EXPLAINS = frozenset({"stale_folder", "unquoted_pattern"})
+
+
 def _stale_folder(f: Finding) -> Lesson:
     """A relative `cd` that failed because an earlier call had moved the shell: the records show
     where it stood, so the cause is verified; the advice is hindsight's own."""
@@ -202,6 +206,24 @@ def _stale_folder(f: Finding) -> Lesson:
     return _lesson(
         f, "A `cd` persists between Bash calls here: use absolute paths", body, "trap", True
     )
+
+
+def _unquoted_pattern(f: Finding) -> Lesson:
+    """A path with brackets or parentheses the shell read as a pattern: zsh named the word it
+    could not expand, the agent had typed it unquoted; the advice is hindsight's own."""
+    shown = [
+        f"{_code(str(e['program']), 30)} with {_code(str(e['word']), 70)}"
+        for e in f.data["examples"][:2]
+    ]
+    body = (
+        f"{'; '.join(shown)} failed before it ran: unquoted, zsh reads `[...]` and `(...)` in a "
+        "path as a pattern and stops when no file matches it. Put such paths in quotes."
+    )
+    # One title for every session: the same trap met again is refused as a duplicate.
+    title = (
+        "Quote paths holding brackets or parentheses in shell commands: zsh reads them as patterns"
+    )
+    return _lesson(f, title, body, "trap", True)
 
 
 def _slow(group: list[Finding]) -> Lesson:
@@ -418,6 +440,7 @@ class RulesJudge:
             "repeated_refusal": _refusal,
             "repeated_timeout": _timeouts,
             "stale_folder": _stale_folder,
+            "unquoted_pattern": _unquoted_pattern,
             "long_search": _long_search,
             "correction": _correction,
             "instruction": _instruction,
@@ -427,8 +450,9 @@ class RulesJudge:
         }
         slow: dict[str, list[Finding]] = {}
         by_topic: dict[str, Lesson] = {}
-        # Failures a trap explains (a `cd` that stuck): their fixes stay in the report.
-        covered = {c for f in findings if f.kind == "stale_folder" for c in f.data["covers"]}
+        # Failures a trap explains (a `cd` that stuck, a path read as a pattern): their fixes
+        # stay in the report.
+        covered = {c for f in findings if f.kind in _EXPLAINS for c in f.data["covers"]}
         for f in findings:
             if f.kind in simple:
                 lesson = simple[f.kind](f)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import Script, session_from_records, shared_fixture
+from conftest import Script, real_session, session_from_records, shared_fixture
 from hindsight import fmt
 from hindsight.detect import fixes, run_all, steps
 from hindsight.detect import shell as sh
@@ -134,6 +134,13 @@ def test_the_failing_step(command: str, output: str, step: str, known: bool) -> 
             fixes.PATH,
             "../conf/settings.ini",
         ),
+        # A sibling script of a script broken in itself (pattern-stack: test:unit's own jest
+        # pattern is an sh syntax error; `npm run test` is the same job).
+        ("npm run test:unit", "npm run test", sh.WRONG_INVOCATION, fixes.SUBCOMMAND, "test"),
+        ("pnpm run build:prod", "pnpm run build", sh.MISSING_DEPENDENCY, fixes.SUBCOMMAND, "build"),
+        # Another script is another job; a sibling after failing tests put nothing right.
+        ("npm run build", "npm run dev", sh.MISSING_DEPENDENCY, fixes.OTHER, ""),
+        ("npm run lint:fix", "npm run lint", sh.OTHER, fixes.OTHER, ""),
         # Not a subcommand: the code of `python3 -c`; a bare `make -j4` is another job.
         ('python3 -c "import a"', 'python3 -c "import b"', sh.OTHER, fixes.OTHER, ""),
         ("make increment_build_number 2>&1", "make -j4 2>&1", sh.WRONG_INVOCATION, fixes.OTHER, ""),
@@ -368,3 +375,18 @@ def test_sourcing_a_profile_sets_the_scene() -> None:
         "poetry run adhs-etl --help",
         True,
     )
+
+
+def test_a_broken_sibling_script_is_a_verified_fix() -> None:
+    # pattern-stack (1.0.x, no exit codes): `npm run test:unit` fails three times with sh's
+    # "syntax error near unexpected token `('" (its jest pattern is unquoted); `npm run test`
+    # then passes. The shell's syntax error is a wrong invocation, hindsight's reading of it.
+    sess = real_session("pattern-stack+task-patterns", "263940d8")
+    lessons = RulesJudge().judge(run_all([sess])).lessons
+    (lesson,) = [x for x in lessons if x.title == "Run `npm run test`, not `npm run test:unit`"]
+    assert lesson.memory and lesson.kind == "fix"
+    assert lesson.body == (
+        "`npm run test:unit` failed 2 times (no exit code, wrong invocation); `npm run test` "
+        "worked right after."
+    )
+    assert "syntax" not in lesson.body  # the shell's words stay the report's

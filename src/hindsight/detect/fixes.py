@@ -120,6 +120,22 @@ def step_of(command: str, job: tuple[str, str]) -> str:
     return working[0] if working else command
 
 
+_SCRIPT_RUNNERS = frozenset({"npm", "pnpm", "yarn", "bun"})
+
+
+def _sibling_script(a_cmd: list[str], b_cmd: list[str], a_pos: list[str], b_pos: list[str]) -> bool:
+    """Whether two steps run sibling scripts of the package (``npm run test:unit`` and ``npm run
+    test``): the same runner, the same words after the script, the name before its first ``:``
+    the same. A script broken in itself (its shell's syntax error, a program it calls missing)
+    and its sibling that passed do the same job; ``npm run dev`` for ``npm run build`` does not."""
+    if a_cmd[0] != b_cmd[0] or a_cmd[0] not in _SCRIPT_RUNNERS:
+        return False
+    if len(a_pos) < 2 or len(b_pos) < 2 or a_pos[0] != "run" or b_pos[0] != "run":
+        return False
+    a, b = a_pos[1], b_pos[1]
+    return a != b and a_pos[2:] == b_pos[2:] and a.split(":")[0] == b.split(":")[0]
+
+
 def difference(
     failed_step: str, failed_command: str, fix_step: str, fix_command: str, category: str
 ) -> tuple[str, str]:
@@ -172,6 +188,8 @@ def difference(
         first = a_cmd[1] == a_pos[0] and b_cmd[1] == b_pos[0]  # not the value of a flag (-c CODE)
         if named and first and category in _NO_SUCH_SUBCOMMAND:
             return SUBCOMMAND, b_pos[0]
+    if _sibling_script(a_cmd, b_cmd, a_pos, b_pos) and category in _NO_SUCH_SUBCOMMAND:
+        return SUBCOMMAND, b_pos[1]
     if category == shell.WRONG_PATH and len(a_pos) == len(b_pos):
         return PATH, " ".join(w for w in b_pos if w not in a_pos)
     return OTHER, ""

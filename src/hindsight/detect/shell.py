@@ -197,7 +197,8 @@ _CLASSES = [
         re.compile(
             r"no rule to make target|usage:|unknown (?:option|command|flag|target|argument)|"
             r"unrecognized (?:option|argument)|invalid (?:option|choice|argument)|"
-            r"is not a \w+ command|no such option|missing required",
+            r"is not a \w+ command|no such option|missing required|"
+            r"syntax error near unexpected token",
             re.I,
         ),
     ),

@@ -142,7 +142,7 @@ def fixed(f: Finding) -> Lesson | None:
         if isinstance(lost_s, (int, float)) and lost_s >= 5
         else " right after"
     )
-    tries = f" after {d['attempts']} failed attempts" if int(str(d["attempts"])) > 1 else ""
+    tries = f" {d['attempts']} times" if int(str(d["attempts"])) > 1 else ""
     changed = [str(c) for c in d.get("changed") or []]
     fail, fix = pair(step, fix_step, cwd)
     ran, worked = pair(command, fix_command, None, 120)
@@ -155,7 +155,7 @@ def fixed(f: Finding) -> Lesson | None:
         if not changed:
             body = f"{code(command)} failed ({why}) and later passed as is; the cause is unclear."
             return lesson(f, f"{fail} fails intermittently", body, "trap", False)
-        body = f"{code(command)} failed ({why}){tries}; it passed after {'; '.join(changed[:3])}."
+        body = f"{code(command)} failed{tries} ({why}); it passed after {'; '.join(changed[:3])}."
         setup = [c for c in changed if not c.startswith("edited ")]
         if not setup:
             # Edit, rerun, pass: the ordinary development loop, worth a report line, not memory.
@@ -175,7 +175,7 @@ def fixed(f: Finding) -> Lesson | None:
         and not any(c.startswith("edited ") for c in changed)
     )
     forced = d.get("difference") == fixes.FLAGS and fixes.overrides(str(d["differs"]))
-    body = f"{ran} failed ({why}); {worked} worked{lost}{tries}."
+    body = f"{ran} failed{tries} ({why}); {worked} worked{lost}."
     if forced and _unlocks(d):
         # git's own way to remove a locked worktree is to force twice: the lock is the check,
         # and the same worktrees are locked again next time.

@@ -11,6 +11,7 @@ from hindsight.record import Record
 RECOMMENDATION_TYPES = ("improve_skill", "propose_skill", "extract_script")
 MAX_TITLE = 160
 MAX_BODY = 1200
+MAX_QUOTE = 400  # the user's words a memory entry quotes: a sentence or three
 
 
 class Lesson(Record):
@@ -22,6 +23,10 @@ class Lesson(Record):
     evidence: list[str]  # evidence keys from the digest
     memory: bool
     where: list[str]  # file:line pointers, for people
+    # A model judge's pick of the user's own words a memory lesson rests on (SCHEMA's "quote"):
+    # where the gate holds the lesson's own wording, memory may take these words instead. Read
+    # from the judge's JSON, never written back (not one of _fields).
+    quote: str
 
     def __init__(
         self,
@@ -32,6 +37,7 @@ class Lesson(Record):
         evidence: list[str] | None = None,
         memory: bool = False,
         where: list[str] | None = None,
+        quote: str = "",
     ) -> None:
         self.title = title
         self.body = body
@@ -40,6 +46,7 @@ class Lesson(Record):
         self.evidence = [] if evidence is None else evidence
         self.memory = memory
         self.where = [] if where is None else where
+        self.quote = quote
 
 
 class Recommendation(Record):
@@ -144,6 +151,15 @@ SCHEMA: dict[str, Any] = {
                         "description": "true: worth loading in every session",
                     },
                     "where": {"type": "array", "items": {"type": "string"}},
+                    "quote": {
+                        "type": "string",
+                        "minLength": 1,
+                        "maxLength": MAX_QUOTE,
+                        "description": "for a memory lesson resting on the user's words: those "
+                        "words exactly as typed, whole sentences that state the rule on their own "
+                        "(no question); memory loads them as the entry where the lesson's own "
+                        "wording does not pass its checks",
+                    },
                 },
             },
         },

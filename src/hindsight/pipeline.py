@@ -463,21 +463,27 @@ def _hold(
     for lesson in refused:
         if passed >= max_new:
             break
-        backup = reworded.reword(lesson, by_key)
-        if backup is None or backup.title in titles or taken & set(backup.evidence):
-            continue
-        # Screened and redacted as every lesson of a judge is (_quarantine ran before this).
-        backup.title, backup.body = redact.redact(backup.title), redact.redact(backup.body)
-        if any(screen.check(t, memory=True) for t in (backup.title, backup.body)):
-            continue
-        if (
-            admit.denial(f"{backup.title}\n{backup.body}", known) is None
-            and own.check(backup) is None
+        # The user's words the model named as the lesson's ground, checked as the model's own
+        # quote (whole clauses, no question, no negation lost), else the rules' wording.
+        for backup, vetting in (
+            (reworded.quoted(lesson), gate),
+            (reworded.reword(lesson, by_key), own),
         ):
-            judgement.lessons.append(backup)  # report and memory, the model's lesson beside it
-            titles.add(backup.title)
-            taken.update(backup.evidence)
-            passed += 1
+            if backup is None or backup.title in titles or taken & set(backup.evidence):
+                continue
+            # Screened and redacted as every lesson of a judge is (_quarantine ran before this).
+            backup.title, backup.body = redact.redact(backup.title), redact.redact(backup.body)
+            if any(screen.check(t, memory=True) for t in (backup.title, backup.body)):
+                continue
+            if (
+                admit.denial(f"{backup.title}\n{backup.body}", known) is None
+                and vetting.check(backup) is None
+            ):
+                judgement.lessons.append(backup)  # report and memory, the model's lesson beside it
+                titles.add(backup.title)
+                taken.update(backup.evidence)
+                passed += 1
+                break
     return held
 
 

@@ -183,3 +183,44 @@ def test_a_correction_that_points_back_keeps_its_command() -> None:
     plain = Lesson("t", body("keep the monochromatic theme."), "preference", 4, ["k1"], True)
     alone = reworded.without_context(plain)
     assert alone is not None and alone.body == 'The user said: "keep the monochromatic theme.".'
+
+
+PROMPT = (
+    "Can you make the @public/w1w-homepage-index.html responsive for mobile. Use frontend "
+    "design plugin to help. Do not change any style or function of the app. JUST MAKE IT "
+    "RESPONSIVE"
+)
+
+
+def _quoting(title: str, quote: str, key: str) -> dict:
+    lesson = _lesson(title, "Keep every change to what was asked; the user narrowed it.", key)
+    return {**lesson, "quote": quote}
+
+
+def test_the_users_words_a_pick_names_enter_memory_as_the_users_own(tmp_path: Path) -> None:
+    # The model names the words the lesson rests on ("quote"); its own prose ("narrowed") is not
+    # the session's, so the lesson is held, and memory takes the user's words in their template.
+    layout = _layout(tmp_path)
+    key = _aside_key(layout)
+    words = "Do not change any style or function of the app. JUST MAKE IT RESPONSIVE"
+    summary, memory = _apply(
+        layout, [_quoting("Keep changes to exactly what was asked", words, key)]
+    )
+    assert summary["held"] == 1 and summary["lessons_added"] == 1
+    (entry,) = [line for line in memory.splitlines() if "User preference" in line]
+    assert entry.startswith('- **User preference: "Do not change any style or function of the')
+    assert f'The user said: "{words}".' in entry and "narrowed" not in entry
+
+
+def test_words_that_are_not_the_users_whole_clauses_stay_out(tmp_path: Path) -> None:
+    layout = _layout(tmp_path)
+    key = _aside_key(layout)
+    for words in (
+        "Do not change any style",  # cut inside the user's clause
+        "Change any style of the app.",  # the negation dropped
+        "Always change the style of the app.",  # words the user never typed
+        PROMPT.split(". ")[0] + ".",  # a question the user asked
+    ):
+        summary, memory = _apply(layout, [_quoting("Scope", words, key)])
+        assert summary["lessons_added"] == 0, words
+        assert "User preference" not in memory, words

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from hindsight import fmt
 from hindsight.detect import Finding
 from hindsight.lessons import Lesson
 
@@ -72,6 +73,21 @@ def reword(lesson: Lesson, findings: dict[str, Finding]) -> Lesson | None:
     best = max(worded, key=lambda x: x.strength)  # the first of the strongest: sorted stably
     best.memory = True  # a lesson of this call's own rules judgement: nobody else holds it
     return best
+
+
+def quoted(lesson: Lesson) -> Lesson | None:
+    """The user's words a model's memory lesson named as its ground (``quote``), in the rules'
+    template for the user's words ('User preference: "..."'), or None. The gate then checks the
+    words are the user's, typed in a cited session, whole clauses, no question: the choice of
+    words is the model's, every word the user's."""
+    words = " ".join(lesson.quote.split()).replace('"', "'")
+    if not words:
+        return None
+    title = f'User preference: "{fmt.clip_words(words, 90)}"'
+    return Lesson(
+        title, f'The user said: "{words}".', "preference", lesson.strength, lesson.evidence, True,
+        lesson.where,
+    )  # fmt: skip
 
 
 _AFTER = re.compile(r'^After `[^`]*` \([^)]*\), (the user said: ".*"\.?)$', re.S)

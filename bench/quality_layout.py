@@ -155,6 +155,29 @@ def _read_whole(record: Any, out: dict[str, str]) -> None:
         out[path] = text
 
 
+_SPAWN_FAILED = re.compile(r"Failed to spawn|No such file or directory|can't open file", re.I)
+
+
+def _hook_scripts(record: Any, root: str, out: set[str]) -> None:
+    """The repository's hook scripts that ran: a hook that refused a call in its own words
+    ("BLOCKED: ...") was a file on the user's disk; one that failed to start is not."""
+    from hindsight.detect.failures import hook_script
+
+    message = record.get("message") if isinstance(record, dict) else None
+    content = message.get("content") if isinstance(message, dict) else None
+    if not isinstance(content, list):
+        return
+    for block in content:
+        if not isinstance(block, dict) or block.get("type") != "tool_result":
+            continue
+        text = block.get("content")
+        if not isinstance(text, str) or "hook" not in text[:200] or _SPAWN_FAILED.search(text):
+            continue
+        script = hook_script(text, root)
+        if script is not None:
+            out.add(f"{root}/{script}")
+
+
 def git(*args: str, cwd: Path) -> None:
     subprocess.run(
         ["git", "-c", "user.email=bench@hindsight", "-c", "user.name=bench", *args],
@@ -191,6 +214,7 @@ class Layout:
                     continue
                 _touched_files(record, files)
                 _listed_files(record, files)
+                _hook_scripts(record, str(self.repo), files)
                 _read_whole(record, contents)
                 if isinstance(record, dict) and isinstance(record.get("cwd"), str):
                     folders.add(record["cwd"])

@@ -151,6 +151,18 @@ def test_layout_rewrites_every_record_and_recreates_files(tmp_path: Path) -> Non
     assert "custom_components/green_button/coordinator.py" in tracked
 
 
+def test_layout_recreates_a_hook_script_that_ran_and_not_one_that_failed_to_start(
+    tmp_path: Path,
+) -> None:
+    # iMatrix: "[sh -c 'cd <root> && uv run .claude/hooks/pre_tool_use.py']: BLOCKED: ..." is the
+    # script refusing in its own words, a file of the user's repository; FrancoEscob's hook
+    # "Failed to spawn: `.claude/hooks/pre_tool_use.py`" was not there (the shell had moved).
+    ran = quality_layout.Layout(shared_fixture(f"{REAL}/greg-phillips+iMatrix_src"), tmp_path / "a")
+    assert ".claude/hooks/pre_tool_use.py" in ran.files
+    spawn = quality_layout.Layout(shared_fixture(f"{REAL}/FrancoEscob+nexus-dmeo"), tmp_path / "b")
+    assert ".claude/hooks/pre_tool_use.py" not in spawn.files
+
+
 def test_benchmark_smoke_on_two_small_sources(tmp_path: Path) -> None:
     fixtures = shared_fixture(REAL)
     shared_fixture(f"{REAL}/SkogAI+claude-backup")

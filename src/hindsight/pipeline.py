@@ -256,6 +256,8 @@ def apply(
         out = Applied()
         fresh = _fresh(judgement, saved.reported)
         out.already_reported = len(judgement.lessons) - len(fresh.lessons)
+        if not own_judge:
+            _quoted_entries(fresh)
         screen = Screen(gathered.trusted_texts() if gathered else (), _host_known(ctx))
         out.quarantine = _quarantine(fresh, screen)
         out.quarantined = len(out.quarantine)
@@ -340,6 +342,21 @@ class Quarantined(Record):
         self.where = where
         self.digest = digest
         self.evidence = evidence
+
+
+def _quoted_entries(judgement: Judgement) -> None:
+    """A model's memory lesson that names the user's words it rests on ("quote") enters memory
+    as those words, in the template for the user's words; its own title and body stay in the
+    report. The model picks, the words are the user's: the gate checks them as a model's quote
+    (typed in a cited session, whole clauses, no question, no negation lost), and a fooled
+    judge's prose never reaches memory under cover of a true quote."""
+    from hindsight.judges import reworded
+
+    for lesson in list(judgement.lessons):
+        entry = reworded.quoted(lesson) if lesson.memory else None
+        if entry is not None:
+            lesson.memory = False
+            judgement.lessons.append(entry)
 
 
 def _quarantine(judgement: Judgement, screen: Screen) -> list[Quarantined]:
@@ -463,27 +480,21 @@ def _hold(
     for lesson in refused:
         if passed >= max_new:
             break
-        # The user's words the model named as the lesson's ground, checked as the model's own
-        # quote (whole clauses, no question, no negation lost), else the rules' wording.
-        for backup, vetting in (
-            (reworded.quoted(lesson), gate),
-            (reworded.reword(lesson, by_key), own),
+        backup = reworded.reword(lesson, by_key)
+        if backup is None or backup.title in titles or taken & set(backup.evidence):
+            continue
+        # Screened and redacted as every lesson of a judge is (_quarantine ran before this).
+        backup.title, backup.body = redact.redact(backup.title), redact.redact(backup.body)
+        if any(screen.check(t, memory=True) for t in (backup.title, backup.body)):
+            continue
+        if (
+            admit.denial(f"{backup.title}\n{backup.body}", known) is None
+            and own.check(backup) is None
         ):
-            if backup is None or backup.title in titles or taken & set(backup.evidence):
-                continue
-            # Screened and redacted as every lesson of a judge is (_quarantine ran before this).
-            backup.title, backup.body = redact.redact(backup.title), redact.redact(backup.body)
-            if any(screen.check(t, memory=True) for t in (backup.title, backup.body)):
-                continue
-            if (
-                admit.denial(f"{backup.title}\n{backup.body}", known) is None
-                and vetting.check(backup) is None
-            ):
-                judgement.lessons.append(backup)  # report and memory, the model's lesson beside it
-                titles.add(backup.title)
-                taken.update(backup.evidence)
-                passed += 1
-                break
+            judgement.lessons.append(backup)  # report and memory, the model's lesson beside it
+            titles.add(backup.title)
+            taken.update(backup.evidence)
+            passed += 1
     return held
 
 

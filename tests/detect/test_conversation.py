@@ -435,3 +435,18 @@ def test_a_pasted_block_is_not_the_users_rule(tmp_path: Path) -> None:
     s = Script().prompt(prompt, 0).bash("npm test", 2, 1)
     sess = session_from_records(tmp_path, s.records)
     assert [f for f in conversation.corrections([sess], Options()) if f.kind == "instruction"] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "asks"),
+    [
+        ("Can you make the homepage responsive for mobile. Do not change the style.", True),
+        ("how can i install it for the user instead of per project", True),
+        ("Create a new doc called notes.md where you summarize the columns.", True),
+        ("can you make sure it is not pushing to remote.", False),
+        ("Do not change any style or function of the app.", False),
+        ("please put all fix names in English.", False),
+    ],
+)
+def test_what_asks_or_assigns_this_turns_work(text: str, asks: bool) -> None:
+    assert conversation.asks_or_assigns(text) is asks

@@ -10,6 +10,8 @@ import json
 import sys
 from pathlib import Path
 
+import pytest
+
 from conftest import ROOT, run_cli, shared_fixture
 
 sys.path.insert(0, str(ROOT / "bench"))
@@ -198,29 +200,41 @@ def _quoting(title: str, quote: str, key: str) -> dict:
 
 
 def test_the_users_words_a_pick_names_enter_memory_as_the_users_own(tmp_path: Path) -> None:
-    # The model names the words the lesson rests on ("quote"); its own prose ("narrowed") is not
-    # the session's, so the lesson is held, and memory takes the user's words in their template.
+    # The model names the words the lesson rests on ("quote"): memory takes them, in the
+    # template for the user's words; the model's own prose ("narrowed") stays in the report.
     layout = _layout(tmp_path)
     key = _aside_key(layout)
     words = "Do not change any style or function of the app. JUST MAKE IT RESPONSIVE"
     summary, memory = _apply(
         layout, [_quoting("Keep changes to exactly what was asked", words, key)]
     )
-    assert summary["held"] == 1 and summary["lessons_added"] == 1
+    assert summary["held"] == 0 and summary["lessons_added"] == 1
     (entry,) = [line for line in memory.splitlines() if "User preference" in line]
     assert entry.startswith('- **User preference: "Do not change any style or function of the')
     assert f'The user said: "{words}".' in entry and "narrowed" not in entry
+    report = next((layout.memory / "hindsight" / "reports").glob("*.md")).read_text()
+    assert "Keep changes to exactly what was asked" in report  # the model's words: the report's
 
 
-def test_words_that_are_not_the_users_whole_clauses_stay_out(tmp_path: Path) -> None:
-    layout = _layout(tmp_path)
-    key = _aside_key(layout)
-    for words in (
+@pytest.mark.parametrize(
+    "words",
+    [
         "Do not change any style",  # cut inside the user's clause
         "Change any style of the app.",  # the negation dropped
         "Always change the style of the app.",  # words the user never typed
         PROMPT.split(". ")[0] + ".",  # a question the user asked
-    ):
-        summary, memory = _apply(layout, [_quoting("Scope", words, key)])
-        assert summary["lessons_added"] == 0, words
-        assert "User preference" not in memory, words
+        "JUST MAKE IT RESPONSIVE",  # "it": nothing named, out of its prompt
+    ],
+)
+def test_words_that_are_not_the_users_whole_clauses_stay_out(tmp_path: Path, words: str) -> None:
+    layout = _layout(tmp_path)
+    summary, memory = _apply(layout, [_quoting("Scope", words, _aside_key(layout))])
+    assert summary["already_reported"] == 0
+    # Never these words as the user's; the aside the model cited may still enter whole, in the
+    # rules' wording (a model's pick, hindsight's words).
+    assert f'The user said: "{words}"' not in memory
+    assert all(
+        line.endswith(f'The user said: "{QUOTE}". [preference]')
+        for line in memory.splitlines()
+        if "User preference" in line
+    ), memory

@@ -56,6 +56,20 @@ _DURABLE = re.compile(
     r"jamais|immer|niemals)\b|(?:^|\bplease |\bcan you |\band )make sure\b",
     re.I,
 )
+# A request for this turn's work ("Can you make the page responsive"), not "can you make sure".
+_REQUEST = re.compile(
+    r"^\W*(?:(?:please|ok(?:ay)?|so|and|also|hey)\W+)?(?:can|could|would|will) you\b(?! make sure\b)",
+    re.I,
+)
+
+
+def asks_or_assigns(text: str) -> bool:
+    """Whether the user's words open as a question, a request for this turn's work or a new
+    task: words that rule nothing beyond it, whatever rule word they hold."""
+    first = _SENTENCE_END.split(text.strip(), maxsplit=1)[0]
+    return any(p.search(first) for p in (_ASKS, _REQUEST, _NEW_TASK))
+
+
 # Asking is not ruling: a question's "should" or "always" asks about the rule.
 _QUESTION = re.compile(r"\?\s*$")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")

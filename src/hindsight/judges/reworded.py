@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 
 from hindsight import fmt
-from hindsight.detect import Finding
+from hindsight.detect import Finding, conversation
 from hindsight.lessons import Lesson
 
 _WORD = re.compile(r"[a-z0-9][a-z0-9_.-]{2,}")
@@ -76,13 +76,17 @@ def reword(lesson: Lesson, findings: dict[str, Finding]) -> Lesson | None:
 
 
 def quoted(lesson: Lesson) -> Lesson | None:
-    """The user's words a model's memory lesson named as its ground (``quote``), in the rules'
-    template for the user's words ('User preference: "..."'), or None. The gate then checks the
-    words are the user's, typed in a cited session, whole clauses, no question: the choice of
+    """The memory entry of a model's lesson that named the user's words it rests on (``quote``):
+    those words in the rules' template for the user's words ('User preference: "..."'), or None.
+    The gate then checks them as a model's quote (pipeline._quoted_entries): the choice of
     words is the model's, every word the user's."""
     words = " ".join(lesson.quote.split()).replace('"', "'")
-    if not words:
+    if not words or _POINTS_BACK_EARLY.search(" ".join(words.split()[:6])):
+        # "test it with curl", "they should always be committed": loaded into a session that
+        # never saw what "it" was, the words instruct nothing (the model's prose named it).
         return None
+    if conversation.asks_or_assigns(words):
+        return None  # "Can you make the homepage responsive": this turn's task, no rule
     title = f'User preference: "{fmt.clip_words(words, 90)}"'
     return Lesson(
         title, f'The user said: "{words}".', "preference", lesson.strength, lesson.evidence, True,
@@ -90,6 +94,7 @@ def quoted(lesson: Lesson) -> Lesson | None:
     )  # fmt: skip
 
 
+_POINTS_BACK_EARLY = re.compile(r"\b(?:it|they|them)\b", re.I)
 _AFTER = re.compile(r'^After `[^`]*` \([^)]*\), (the user said: ".*"\.?)$', re.S)
 _POINTS_BACK = re.compile(r"\b(?:it|its|this|that|these|those|them|they|here|there)\b", re.I)
 _HOOK = re.compile(r"^(A hook of the user's) \(`[^`]*`\)( refused .*)$", re.S)

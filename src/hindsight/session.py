@@ -125,7 +125,8 @@ class ToolCall(Record):
     refused_by: str | None  # BY_HOOK / BY_PERMISSION / BY_CLASSIFIER / BY_HARNESS when BLOCKED
     by_user: bool  # typed by the user (! in the prompt): trusted, and a fix he ran counts
     # The shell's folder when the call ran, where the reader knows it and it is not the
-    # session's first folder (a `cd` in an earlier Bash call persists in Claude Code).
+    # session's first folder (a `cd` in an earlier Bash call persists in Claude Code, and a
+    # file tool's relative path resolves against it too).
     cwd: str | None
 
     def __init__(

@@ -136,3 +136,73 @@ def test_the_digest_shows_the_trap_never_the_error_lines_it_covers(tmp_path: Pat
     text = digest._finding_md(found)
     assert "examples:" in text and "covers" not in text and "no such file" not in text
     assert "covers" not in digest._public(found)["data"]
+
+
+def test_a_file_tools_relative_path_fails_where_the_shell_stood() -> None:
+    # jacksontwodotai (1.0.x): `cd frontend && timeout 10s npm run dev ...` leaves the shell in
+    # frontend/ (the records' cwd); a search of `server.js` then fails "Path does not exist:
+    # server.js" (line 413), the file the agent had searched as `server.js` from the root
+    # (lines 97, 103, 189; its Read at line 88 failed: too large).
+    sess = real_session("jacksontwodotai+GamePlanPro", "8f30b6da")
+    (found,) = folders.stale_folders([sess], Options())
+    assert found.data["examples"] == [
+        {"step": "server.js", "folder": "frontend", "already_there": False, "path": "server.js"}
+    ]
+    assert [w.line for w in found.where] == [413]
+    (lesson,) = [x for x in RulesJudge().judge(run_all([sess])).lessons if x.title == TITLE]
+    assert lesson.memory and lesson.kind == "trap"
+    assert lesson.body.startswith(
+        "`server.js` was not found from `frontend` (it is relative to the repository root): "
+    )
+
+
+def _search_script(tmp_path: Path, *, read_first: bool, output: str, error: bool = True) -> object:
+    script = Script("/repo")
+    if read_first:  # the file read by its absolute path, the shell at the root
+        script.tool("Read", {"file_path": "/repo/server.js"}, 0, 1, "1\tconst app = 1")
+    script.bash("cd web && npm run dev", 10)
+    script.cwd = "/repo/web"
+    script.tool("Grep", {"pattern": "app", "path": "server.js"}, 20, 1, output, error=error)
+    return session_from_records(tmp_path, script.records)
+
+
+_MISSING = "<tool_use_error>Path does not exist: server.js</tool_use_error>"
+
+
+def test_a_search_that_missed_a_root_file_from_a_subfolder(tmp_path: Path) -> None:
+    sess = _search_script(tmp_path, read_first=True, output=_MISSING)
+    (found,) = folders.stale_folders([sess], Options())
+    assert found.data["examples"] == [
+        {"step": "server.js", "folder": "web", "already_there": False, "path": "server.js"}
+    ]
+
+
+def test_a_relative_path_never_used_from_the_root_is_not_claimed(tmp_path: Path) -> None:
+    # Nothing shows server.js at the root: maybe it exists nowhere.
+    sess = _search_script(tmp_path, read_first=False, output=_MISSING)
+    assert list(folders.stale_folders([sess], Options())) == []
+
+
+def test_a_file_tools_error_that_does_not_name_the_path_is_not_claimed(tmp_path: Path) -> None:
+    sess = _search_script(
+        tmp_path, read_first=True, output="<tool_use_error>Invalid regex</tool_use_error>"
+    )
+    assert list(folders.stale_folders([sess], Options())) == []
+
+
+def test_a_relative_path_a_file_tool_used_from_the_root_is_known(tmp_path: Path) -> None:
+    # Searched as `server.js` with the shell at the root, then searched again from web/; a
+    # relative search that worked from web/ (app.js) says nothing of the root: its failure
+    # from api/ is not claimed.
+    script = Script("/repo")
+    script.tool("Grep", {"pattern": "app", "path": "server.js"}, 0, 1, "server.js:1:app")
+    script.bash("cd web && npm run dev", 10)
+    script.cwd = "/repo/web"
+    script.tool("Grep", {"pattern": "app", "path": "app.js"}, 15, 1, "app.js:1:app")
+    script.tool("Grep", {"pattern": "x", "path": "server.js"}, 20, 1, _MISSING, error=True)
+    missing_app = _MISSING.replace("server.js", "app.js")
+    script.cwd = "/repo/api"
+    script.tool("Grep", {"pattern": "x", "path": "app.js"}, 30, 1, missing_app, error=True)
+    sess = session_from_records(tmp_path, script.records)
+    (found,) = folders.stale_folders([sess], Options())
+    assert [e["path"] for e in found.data["examples"]] == ["server.js"]

@@ -6,6 +6,10 @@ second ``cd crates/core`` fails ("no such file or directory"). The records prove
 call ran outside the session's folder, and the folder it looked for is one the shell was in (that
 very one, or another the session's records name), relative to the session's folder. Both are
 facts of the transcript, not a reading of tool output, so the lesson is verified.
+
+A file tool's relative path resolves against the same folder: a search of ``server.js`` made
+while the records put the shell in ``frontend`` fails, for a file used with success from the
+session's folder; the error must name the path it missed.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from types import ModuleType
 from hindsight import session as s
 from hindsight.detect import Finding, Options, evidence_key, shell, steps
 from hindsight.detect.failures import signature
-from hindsight.detect.streams import main_stream, shell_events, tool_of
+from hindsight.detect.streams import main_stream, tool_of
 
 MAX_EXAMPLES = 3
 
@@ -56,9 +60,18 @@ def _relative_words(step: str) -> list[str]:
     return out
 
 
+def _relative_path(path: str) -> str | None:
+    """A file tool's path when relative (``server.js``, ``./src/app.ts``), as typed."""
+    bare = path[2:] if path.startswith("./") else path
+    if not bare or bare.startswith(("/", "\\", "~", "$", "-", "..")) or bare[1:2] == ":":
+        return None
+    return bare.rstrip("/\\")
+
+
 def _at_root(stream: list[s.Event], root: str) -> set[str]:
     """Relative paths used with success while the shell stood in the session's folder: named by
-    a command that worked there, or a file a tool read or wrote there (as the agent wrote them)."""
+    a command that worked there, or a file a tool read or wrote (by its absolute path anywhere,
+    by a relative one there), as the agent wrote them."""
     known: set[str] = set()
     prefix = root.rstrip("/\\") + "/"
     for event in stream:
@@ -71,6 +84,8 @@ def _at_root(stream: list[s.Event], root: str) -> set[str]:
                     known.update(_relative_words(step))
         else:
             known.update(p[len(prefix) :] for p in call.paths if p.startswith(prefix))
+            if call.cwd is None:
+                known.update(r for r in map(_relative_path, call.paths) if r is not None)
     return known
 
 
@@ -82,9 +97,11 @@ def _example(
     norm = mod.normpath
     here = norm(str(call.cwd))
     folder = _inside(here, norm(root), mod)
-    category = shell.classify(call.exit_code, call.output)
-    if not call.command or folder is None or folder == ".":
+    if folder is None or folder == ".":
         return None
+    if not call.command:
+        return _file_example(call, folder.replace("\\", "/"), known)
+    category = shell.classify(call.exit_code, call.output)
     if category not in (shell.WRONG_PATH, shell.MISSING_DEPENDENCY):
         return None
     step, known_step = steps.failing(call.command, call.output)
@@ -107,6 +124,19 @@ def _example(
     return None
 
 
+def _file_example(call: s.ToolCall, folder: str, known: set[str]) -> dict[str, object] | None:
+    """A file tool (a read, a search) that failed on a relative path where the shell stood,
+    the path one used with success from the session's folder, the error naming it."""
+    if call.status != s.ERROR:
+        return None  # refused, interrupted: the tool never looked
+    error = shell.error_line(call.output)
+    for path in call.paths:
+        bare = _relative_path(path)
+        if bare is not None and bare in known and bare in error:
+            return {"step": bare, "folder": folder, "already_there": False, "path": bare}
+    return None
+
+
 def stale_folders(sessions: list[s.Session], opts: Options) -> Iterator[Finding]:
     """Per session, the relative ``cd`` steps and paths that failed because the shell was
     elsewhere."""
@@ -115,7 +145,7 @@ def stale_folders(sessions: list[s.Session], opts: Options) -> Iterator[Finding]
         if not root:
             continue
         stream = main_stream(sess)
-        calls = [e for e in shell_events(stream) if tool_of(e).cwd]
+        calls = [e for e in stream if e.tool is not None and e.tool.cwd]
         if not calls:
             continue  # the shell never left the session's folder (or the reader cannot tell)
         mod = _paths(root)

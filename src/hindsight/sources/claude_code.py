@@ -306,8 +306,10 @@ class _Reader:
             tool_id, name, tool_input, command=str(command) if command is not None else None
         )
         folder = record.get("cwd")
-        if command is not None and isinstance(folder, str) and folder != self.session.cwd:
-            call.cwd = folder  # the shell moved: a `cd` of an earlier call persists
+        if isinstance(folder, str) and folder != self.session.cwd:
+            # The shell moved (a `cd` of an earlier call persists); a file tool's relative path
+            # resolves against the same folder.
+            call.cwd = folder
         if name in _SUBAGENT_TOOLS and isinstance(tool_input.get("prompt"), str):
             self.task_prompts[tool_input["prompt"]] = tool_id
         self._event(s.TOOL, ts, line, record, tool=call)

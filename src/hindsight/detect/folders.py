@@ -17,6 +17,7 @@ from __future__ import annotations
 import ntpath
 import posixpath
 from collections.abc import Iterator
+from datetime import datetime
 from types import ModuleType
 
 from hindsight import session as s
@@ -137,41 +138,87 @@ def _file_example(call: s.ToolCall, folder: str, known: set[str]) -> dict[str, o
     return None
 
 
+def _hook_script(command: str) -> str | None:
+    """The script a hook's command runs by a path relative to the shell's folder (``uv run
+    .claude/hooks/stop.py``), or None: an absolute path, a variable, or a command that moves to
+    its folder first (``sh -c 'cd /repo && ...'``)."""
+    words = shell.split(command)
+    if any(w in ("cd", "pushd") or any(c.isspace() for c in w) for w in words):
+        return None  # moves first, or runs an inner command (`sh -c '...'`)
+    for word in words:
+        bare = word[2:] if word.startswith("./") else word
+        plain = not any(c in bare for c in ("$", "=", "'", '"')) and not bare.startswith("..")
+        if "/" in bare and plain and not bare.startswith(("/", "~", "-", "\\")):
+            return bare
+    return None
+
+
+def _hook_examples(
+    sess: s.Session, root: str, mod: ModuleType
+) -> Iterator[tuple[dict[str, object], s.HookRun]]:
+    """Hooks whose relative script was not found from the folder the failure's record puts the
+    shell in, the same command having completed with the shell in the session's folder before."""
+    worked: set[str] = set()
+    seen: set[str] = set()
+    for run in sess.hooks:
+        if run.ok:
+            if run.cwd is None:
+                worked.add(run.command)
+            continue
+        script = _hook_script(run.command)
+        if run.cwd is None or script is None or script in seen or run.command not in worked:
+            continue
+        folder = _inside(mod.normpath(run.cwd), mod.normpath(root), mod)
+        if folder is None or folder == ".":
+            continue
+        # What the hook printed says the script was missing, by its name: it classifies the
+        # failure and is never quoted.
+        if script not in run.error or shell.classify(None, run.error) != shell.WRONG_PATH:
+            continue
+        seen.add(script)
+        yield {"folder": folder.replace("\\", "/"), "already_there": False, "hook": script}, run
+
+
 def stale_folders(sessions: list[s.Session], opts: Options) -> Iterator[Finding]:
-    """Per session, the relative ``cd`` steps and paths that failed because the shell was
-    elsewhere."""
+    """Per session, the relative ``cd`` steps, paths and hook scripts that failed because the
+    shell was elsewhere."""
     for sess in sessions:
         root = sess.cwd
         if not root:
             continue
+        mod = _paths(root)
+        # By step (or hook script), first seen: the example, where, when, the call if one.
+        hits: dict[object, tuple[dict[str, object], s.Where, datetime | None, s.ToolCall | None]]
+        hits = {}
         stream = main_stream(sess)
         calls = [e for e in stream if e.tool is not None and e.tool.cwd]
-        if not calls:
-            continue  # the shell never left the session's folder (or the reader cannot tell)
-        mod = _paths(root)
-        been = {mod.normpath(str(tool_of(e).cwd)) for e in calls}
-        known = _at_root(stream, root)
-        hits: dict[object, tuple[dict[str, object], s.Event]] = {}  # by step, first seen
-        for event in calls:
-            example = _example(tool_of(event), root, mod, been, known)
-            if example is not None and example["step"] not in hits:
-                hits[example["step"]] = (example, event)
-                if len(hits) >= MAX_EXAMPLES:
-                    break
+        if calls:  # else the shell never left the session's folder (or the reader cannot tell)
+            been = {mod.normpath(str(tool_of(e).cwd)) for e in calls}
+            known = _at_root(stream, root)
+            for event in calls:
+                example = _example(tool_of(event), root, mod, been, known)
+                if example is not None and example["step"] not in hits:
+                    hits[example["step"]] = (example, event.at, event.ts, tool_of(event))
+                    if len(hits) >= MAX_EXAMPLES:
+                        break
+        for example, run in _hook_examples(sess, root, mod):
+            if len(hits) >= MAX_EXAMPLES:
+                break
+            hits[("hook", example["hook"])] = (example, run.at, run.ts, None)
         if not hits:
             continue
-        first = next(iter(hits.values()))[1]
+        _, at, ts, call = next(iter(hits.values()))
         yield Finding(
             "stale_folder",
-            evidence_key("stale-folder", sess.session_id, tool_of(first).id),
+            evidence_key("stale-folder", sess.session_id, call.id if call else f"hook:{at.line}"),
             sess.session_id,
-            [event.at for _, event in hits.values()],
-            first.ts,
+            [where for _, where, _, _ in hits.values()],
+            ts,
             4,
             # The failures it explains: the fix detector's pairings of the same calls (`cd sub`
             # failed, `cd /abs/sub` worked) stay the report's; memory takes this trap.
             {
-                "examples": [example for example, _ in hits.values()],
-                "covers": [signature(tool_of(event)) for _, event in hits.values()],
+                "examples": [example for example, *_ in hits.values()],
+                "covers": [signature(c) for *_, c in hits.values() if c is not None],
             },
         )

@@ -125,7 +125,8 @@ class ToolCall(Record):
     refused_by: str | None  # BY_HOOK / BY_PERMISSION / BY_CLASSIFIER / BY_HARNESS when BLOCKED
     by_user: bool  # typed by the user (! in the prompt): trusted, and a fix he ran counts
     # The shell's folder when the call ran, where the reader knows it and it is not the
-    # session's first folder (a `cd` in an earlier Bash call persists in Claude Code).
+    # session's first folder (a `cd` in an earlier Bash call persists in Claude Code, and a
+    # file tool's relative path resolves against it too).
     cwd: str | None
 
     def __init__(
@@ -257,6 +258,36 @@ class Seen(Record):
         self.channel = channel
 
 
+class HookRun(Record):
+    """A run of one of the user's hooks as the harness recorded it: the hook's command (from the
+    settings), whether it completed, what it printed when it did not (tool output: to classify,
+    never to quote), and the folder the record says the shell stood in (None: the session's)."""
+
+    _fields = __slots__ = ("command", "ok", "error", "cwd", "at", "ts")
+    command: str
+    ok: bool
+    error: str
+    cwd: str | None
+    at: Where
+    ts: datetime | None
+
+    def __init__(
+        self,
+        command: str,
+        ok: bool,
+        error: str,
+        cwd: str | None,
+        at: Where,
+        ts: datetime | None,
+    ) -> None:
+        self.command = command
+        self.ok = ok
+        self.error = error
+        self.cwd = cwd
+        self.at = at
+        self.ts = ts
+
+
 class ReadStats(Record):
     """What a reader saw: records used, and lines it could not use, by reason."""
 
@@ -302,7 +333,7 @@ class Session(Record):
         "title",
         "agent_name",
     )
-    __slots__ = (*_fields, "streams", "untrusted")
+    __slots__ = (*_fields, "streams", "untrusted", "hooks")
 
     def __init__(
         self,
@@ -332,6 +363,8 @@ class Session(Record):
         # The session's untrusted text beyond its tool outputs' capped heads and tails (``Seen``),
         # in the order read: what taint searches besides ``ToolCall.output``.
         self.untrusted: list[Seen] = []
+        # The runs of the user's hooks the harness recorded, in the order read (``HookRun``).
+        self.hooks: list[HookRun] = []
 
     def saw(self, ts: datetime | None, at: Where, text: str, channel: str) -> None:
         """Record untrusted text the agent saw (empty text is dropped)."""

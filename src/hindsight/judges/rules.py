@@ -190,7 +190,14 @@ def _stale_folder(f: Finding) -> Lesson:
             if example["already_there"]
             else f"from {_code(str(example['folder']), 60)}"
         )
-        if "path" in example:
+        if "hook" in example:
+            # The hook's command comes from the settings, its script by a path relative to the
+            # shell's folder: it ran from the root, and could not be found from here.
+            hook = _code(str(example["hook"]), 60)
+            shown.append(
+                f"the hook {hook} could not be found {where} (it ran from the repository root)"
+            )
+        elif "path" in example:
             # The path alone: it works from the root; the rest of the step may be another
             # matter (a flag the agent learnt from the script's own usage text).
             path = _code(str(example["path"]), 60)
@@ -202,6 +209,8 @@ def _stale_folder(f: Finding) -> Lesson:
         + ": Bash calls share one shell, so the folder an earlier `cd` moved to stays. Use "
         "absolute paths, or `cd` back to the repository root first."
     )
+    if any("hook" in example for example in f.data["examples"][:2]):
+        body += " Hooks run in that folder too, so one named by a relative path fails there."
     # One title for every session: the same trap met again is refused as a duplicate.
     return _lesson(
         f, "A `cd` persists between Bash calls here: use absolute paths", body, "trap", True

@@ -306,8 +306,10 @@ class _Reader:
             tool_id, name, tool_input, command=str(command) if command is not None else None
         )
         folder = record.get("cwd")
-        if command is not None and isinstance(folder, str) and folder != self.session.cwd:
-            call.cwd = folder  # the shell moved: a `cd` of an earlier call persists
+        if isinstance(folder, str) and folder != self.session.cwd:
+            # The shell moved (a `cd` of an earlier call persists); a file tool's relative path
+            # resolves against the same folder.
+            call.cwd = folder
         if name in _SUBAGENT_TOOLS and isinstance(tool_input.get("prompt"), str):
             self.task_prompts[tool_input["prompt"]] = tool_id
         self._event(s.TOOL, ts, line, record, tool=call)
@@ -338,6 +340,7 @@ class _Reader:
                 self._saw(record, line, ch.seen_of(beside), "text beside a tool result")
                 return
         text = ch.text_of(content)
+        self._hooks(record, line, ts, text)
         if outcomes.INTERRUPTED in text[:60]:
             self._event(s.INTERRUPT, ts, line, record, text=text.strip())
             return
@@ -463,6 +466,8 @@ class _Reader:
         if started and ts:
             call.duration_s = max(0.0, (ts - started).total_seconds())
         call.status = outcomes.status(call, text, top)
+        if call.refused_by == s.BY_HOOK:
+            self._hooks(record, line, ts, text.removeprefix("<tool_use_error>"))
         if call.is_shell:
             outcomes.shell_outcome(call, text, top)
         if call.status == s.OK:
@@ -507,6 +512,24 @@ class _Reader:
         elif isinstance(content := record.get("content"), str):
             # A hook's output, a status line, a summary: text the agent may be shown.
             self._saw(record, line, content, "a system message")
+            self._hooks(record, line, ts, content, system=True)
+
+    def _hooks(
+        self,
+        record: dict[str, Any],
+        line: int,
+        ts: datetime | None,
+        text: str,
+        system: bool = False,
+    ) -> None:
+        """The hook runs a record tells of, with the folder the record says the shell stood in."""
+        if record.get("isSidechain") or self.agent_id is not None:
+            return
+        folder = record.get("cwd")
+        cwd = folder if isinstance(folder, str) and folder != self.session.cwd else None
+        for command, ok, error in outcomes.hook_runs(text, system):
+            run = s.HookRun(command, ok, error, cwd, s.Where(self.path, line), ts)
+            self.session.hooks.append(run)
 
 
 def _todo(item: dict[str, Any]) -> dict[str, str]:

@@ -115,3 +115,26 @@ def shell_outcome(call: s.ToolCall, text: str, top: Any) -> None:
             call.status, call.is_error, interpretation = s.OK, False, meaning
     if interpretation:
         call.interpretation = str(interpretation)
+
+
+# A hook's run as the harness records it (1.0.x): a system record "PreToolUse:Read [uv run
+# .claude/hooks/pre_tool_use.py] completed successfully"; and, under a head naming a hook ("Stop
+# hook feedback:", "Bash operation blocked by hook:") or a tool's feedback ("Bash operation
+# feedback:"), one item per hook that failed: "- [<command>]: <what it printed>".
+_HOOK_DONE = re.compile(r"[^\n\[]{0,80}\[([^\]\n]+)\] completed successfully\s*$")
+_HOOK_HEAD = re.compile(
+    r"[^\n]{0,60}\b(?:hook feedback|operation feedback|blocked by hook)\b[^\n]{0,20}:[ \t]*\n", re.I
+)
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")  # the bold around the hook's event name
+_HOOK_ITEM = re.compile(r"^- \[([^\]\n]+)\]: ([^\n]*(?:\n(?!- \[)[^\n]*)*)", re.M)
+
+
+def hook_runs(text: str, system: bool = False) -> list[tuple[str, bool, str]]:
+    """The hook runs a harness text records: (the hook's command, completed, what it printed).
+    Only a system record says a hook completed; a tool's result or a user turn says one failed."""
+    if system and (done := _HOOK_DONE.match(_ANSI.sub("", text[:600]))):
+        return [(done.group(1), True, "")]
+    head = text[:4000]
+    if not _HOOK_HEAD.match(head):
+        return []
+    return [(m.group(1), False, m.group(2)[:500]) for m in _HOOK_ITEM.finditer(head)]

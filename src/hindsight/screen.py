@@ -450,9 +450,29 @@ def _high(variant: str) -> str | None:
     """The name of the first high-signal pattern found in ``variant``."""
     folded = _fold(variant)
     for name, gate, pattern in _HIGH:
-        if _gate(gate, folded) and pattern().search(variant):
+        if not _gate(gate, folded):
+            continue
+        if name == "encoded blob" and not gate:
+            # A path of words is no blob: "/Users/Alice/Work2024/ClientProjects/" has base64's
+            # letters, case and digits, and a folder or transcript path named in a lesson runs
+            # past 48 of them (a repository under "/work/skill3/AojdevStudio+cdev/...").
+            if any(not _path_of_words(m.group(0)) for m in pattern().finditer(variant)):
+                return name
+        elif pattern().search(variant):
             return name
     return None
+
+
+# A folder or file name as people write them: words in lower case or CamelCase (a part of 2+
+# letters each), an acronym, a number, with a few digits after; base64 mixes case and digits
+# inside a part ("aGVsbG8gd29ybGQ").
+_NAMED_PART = lazy(r"(?:[A-Z]?[a-z]{2,}|[A-Z]{2,6})(?:[A-Z][a-z]{2,})*\d{0,4}|\d{1,8}")
+
+
+def _path_of_words(run: str) -> bool:
+    """Whether a run of base64's letters is a path: three slashes or more, every part a name."""
+    parts = [p for piece in run.split("/") for p in piece.split("+") if p]
+    return run.count("/") >= 3 and all(_NAMED_PART().fullmatch(p) for p in parts)
 
 
 def _norm(text: str) -> str:

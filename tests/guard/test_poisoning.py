@@ -7,6 +7,8 @@ import json
 import re
 from pathlib import Path
 
+import pytest
+
 from conftest import Script, install_recording, make_repo, run_cli
 from guard.injections import INJECTIONS
 from hindsight.screen import Screen, check_entry
@@ -181,6 +183,23 @@ def test_trusted_words_pass_and_untrusted_ones_do_not() -> None:
         check_entry("- **Use `make check`** (2026-11-30) the test target does not exist [fix]")
         is None
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        # Paths of words past 48 of base64's letters (a repository under a folder with a digit
+        # and a capital): names, not a blob. They held a correct lesson back before.
+        ("/work/skill3/AojdevStudio+cdev/machine/claude/projects/-x/a.jsonl:269", None),
+        ("Read /Users/JohnSmith/Documents/Work2024/ClientProjects/App/README.md first", None),
+        # A blob stays a blob, slashes or not.
+        ("aGVsbG8gd29ybGQgdGhpcyBpcyBhIHNlY3JldCBwYXlsb2FkIGZvciB0aGUgYWdlbnQ=", "encoded blob"),
+        # (this one, slashes and all, is caught first as a secret: high-entropy letters)
+        ("aGVs/bG8g/d29y/bGQgdGhpcyBpcyBhIHBheWxvYWQgZm9yIHRoZSBhZ2VudCBub3c=", "holds a secret"),
+    ],
+)
+def test_a_path_of_words_is_no_encoded_blob(text: str, reason: str | None) -> None:
+    assert Screen().check(text, memory=False) == reason
 
 
 def test_disguised_hosts_and_curly_quotes_are_folded_before_screening() -> None:

@@ -260,6 +260,13 @@ def apply(
             _quoted_entries(fresh)
         screen = Screen(gathered.trusted_texts() if gathered else (), _host_known(ctx))
         out.quarantine = _quarantine(fresh, screen)
+        verified: set[str] = set()
+        if not own_judge:
+            # After the quarantine: a finding only a quarantined lesson cited is judged by no one.
+            floor = _verified_floor(fresh, findings or [], saved.reported)
+            _quarantine(floor, screen)  # screened as the rules' own are; not the judge's output
+            fresh.lessons.extend(floor.lessons)
+            verified = {x.title for x in floor.lessons}
         out.quarantined = len(out.quarantine)
         out.lessons = fresh.lessons
         # Default-deny (admit) and the trust gate both leave a lesson in the report, the reason
@@ -274,15 +281,39 @@ def apply(
         out.held = {
             **denied,
             **_hold(
-                ctx, fresh, gathered, findings or [], own_judge, max_new, denied, screen, known
+                ctx,
+                fresh,
+                gathered,
+                findings or [],
+                own_judge,
+                max_new,
+                denied,
+                screen,
+                known,
+                verified,
             ),
         }
         today = clock.today()
         # The cap counts only lessons that passed both gates: a fooled judge cannot fill it first.
         wanted = sorted(
             (x for x in fresh.lessons if x.memory and x.title not in out.held),
-            key=lambda x: -x.strength,
+            key=lambda x: (x.title in verified, -x.strength),  # as _hold met them
         )
+        covered: set[str] = set()
+        if verified:
+            # The floor's lessons the judge's own picks left no room for, or held: the rules'
+            # copies of what the report already has in the judge's words; not reported. Those
+            # memory already speaks of are done with: their findings count as reported.
+            covered = {
+                k
+                for x in fresh.lessons
+                if out.held.get(x.title) == _SPOKEN_OF and x.title in verified
+                for k in x.evidence
+            }
+            room = {x.title for x in wanted[:max_new]}
+            fresh.lessons[:] = [x for x in fresh.lessons if x.title not in verified - room]
+            wanted = [x for x in wanted if x.title not in verified - room]
+            out.held = {k: v for k, v in out.held.items() if k not in verified}
         out.over_run_cap = max(0, len(wanted) - max_new)
         entries = [Entry.make(x.title, x.body, x.kind, today) for x in wanted[:max_new]]
         out.memory = store.plan(entries, max_bytes) if claude else AddResult()
@@ -304,7 +335,7 @@ def apply(
         has_content = _has_content(fresh) or bool(out.quarantine)
         text = report.chunk(ctx.memory_dir, today, out.section) if has_content else ""
         out.report_path = str(report.report_path(ctx.memory_dir, today)) if text else None
-        keys = fresh.keys() | {k for q in out.quarantine for k in q.evidence}
+        keys = fresh.keys() | {k for q in out.quarantine for k in q.evidence} | covered
         progress: dict[str, Any] = {}
         if gathered:
             progress["scan_started"] = clock.iso(gathered.scan_started)
@@ -357,6 +388,27 @@ def _quoted_entries(judgement: Judgement) -> None:
         if entry is not None:
             lesson.memory = False
             judgement.lessons.append(entry)
+
+
+_SPOKEN_OF = "memory already speaks of it"
+
+
+def _verified_floor(judgement: Judgement, findings: list[Finding], reported: set[str]) -> Judgement:
+    """The rules judge's memory lessons of the findings a model judge did not keep out of memory.
+    These are verified by the transcript alone (a fix whose difference has a name, a trap the
+    records prove, the user's words, a trigger met in two sessions): a model that passed over
+    one in a long digest did not judge it, one that wanted it in memory agrees, and one that
+    cited it with memory false judged it and is followed. They come after the judge's own picks
+    (_hold) and never beside a lesson about the same finding."""
+    from hindsight.judges.rules import RulesJudge
+
+    # Cited by a lesson the judge kept out of memory: judged. A memory lesson's findings stay
+    # open: where its own wording is held, the rules' verified wording may stand in.
+    cited = {k for x in judgement.lessons if not x.memory for k in x.evidence}
+    rest = [f for f in findings if f.key not in cited and f.key not in reported]
+    titles = {x.title for x in judgement.lessons}
+    lessons = RulesJudge().judge(rest).lessons if rest else []
+    return Judgement("rules", [x for x in lessons if x.memory and x.title not in titles])
 
 
 def _quarantine(judgement: Judgement, screen: Screen) -> list[Quarantined]:
@@ -434,6 +486,7 @@ def _hold(
     denied: dict[str, str],
     screen: Screen,
     known: Callable[[str], bool],
+    verified: set[str] | None = None,
 ) -> dict[str, str]:
     """The memory gate (``trust``): memory-worthy lessons not built from trusted pieces stay in
     the report, each with the reason. Returns title -> reason.
@@ -441,9 +494,11 @@ def _hold(
     Strongest first, and only until ``max_new`` have passed: the rest stay in the report anyway,
     and the gate reads each cited session's tool output, so checking them would cost a hook run.
     """
+    verified = verified or set()
+    # The judge's own picks first, the verified floor after them: the cap is the judge's to fill.
     wanted = sorted(
         (x for x in judgement.lessons if x.memory and x.title not in denied),
-        key=lambda x: -x.strength,
+        key=lambda x: (x.title in verified, -x.strength),
     )
     if not wanted:
         return {}
@@ -453,20 +508,30 @@ def _hold(
     checker = taint.repo_checker([str(r) for r in ctx.repo.roots])
     sessions = gathered.sessions if gathered else []
     gate = trust.Gate(sessions, findings, checker, own_judge=own_judge)
+    own = gate.as_own()  # for the rules' own wording: a model's pick reworded, the verified floor
     held: dict[str, str] = {}
     passed = 0
     taken: set[str] = set()  # the findings memory already speaks of
+    admitted: list[Lesson] = []  # and the lessons that speak of them
     refused: list[Lesson] = []
     for lesson in wanted:
         if passed >= max_new:
             break
-        reason = gate.check(lesson)
+        floor = lesson.title in verified
+        if floor and (
+            taken & set(lesson.evidence) or any(reworded.about(lesson, p) for p in admitted)
+        ):
+            held[lesson.title] = _SPOKEN_OF
+            continue
+        reason = (own if floor else gate).check(lesson)
         plain = reworded.without_context(lesson) if reason else None
         if plain is not None and gate.check(plain) is None:
             lesson.body, reason = plain.body, None  # the user's words without the command
         if reason is None:
             passed += 1
             taken.update(lesson.evidence)
+            if not floor:
+                admitted.append(lesson)  # the judge's: a floor lesson about it would repeat it
         else:
             held[lesson.title] = reason
             refused.append(lesson)
@@ -474,7 +539,6 @@ def _hold(
         return held
     # A model's pick the gate held may enter in hindsight's words (judges/reworded.py), unless
     # a lesson that passed already speaks of the same findings.
-    own = gate.as_own()
     by_key = {f.key: f for f in findings}
     titles = {x.title for x in judgement.lessons}
     for lesson in refused:

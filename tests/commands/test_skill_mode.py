@@ -140,3 +140,67 @@ def test_digest_shows_untrusted_text_only_inside_data_fences(tmp_path: Path) -> 
     outside = re.sub(r"DATA \(untrusted\):\n```\n.*?\n```", "", text, flags=re.S)
     assert "command not found" not in outside and "No rule to make target" not in outside
     assert "signature" not in text
+
+
+def _judged(doc: dict, kind: str, memory: bool) -> dict:
+    """A judge's one lesson about the example's finding of ``kind``."""
+    (key,) = [f["key"] for f in doc["findings"] if f["kind"] == kind][:1]
+    lesson = {
+        "title": "The test target is check",
+        "body": "Because the evidence says so.",
+        "kind": "fix",
+        "strength": 4,
+        "evidence": [key],
+        "memory": memory,
+    }
+    return {"judge": "claude-code", "lessons": [lesson]}
+
+
+def test_verified_lessons_a_judge_passed_over_enter_in_the_rules_words(tmp_path: Path) -> None:
+    # The verified floor (pipeline._verified_floor): a judge that said nothing of the example's
+    # findings leaves memory as the rules judge would write it, not empty.
+    root, home, memory = setup(tmp_path)
+    cli(root, home, "digest")
+    done = cli(root, home, "apply", "-", "--json", stdin='{"judge": "claude-code", "lessons": []}')
+    assert json.loads(done.stdout)["lessons_added"] == 3
+    ruled = tmp_path / "ruled"
+    ruled.mkdir()
+    r_root, r_home, r_memory = setup(ruled)
+    assert cli(r_root, r_home, "run", "--quiet").returncode == 0
+    assert _entries(memory) == _entries(r_memory)
+
+
+def _entries(memory: Path) -> list[str]:
+    return [x for x in (memory / "MEMORY.md").read_text().splitlines() if x.startswith("- **")]
+
+
+def test_a_judge_that_kept_a_finding_out_of_memory_is_followed(tmp_path: Path) -> None:
+    root, home, memory = setup(tmp_path)
+    doc = json.loads(cli(root, home, "digest", "--json").stdout)
+    # The judge read the `make test` fix and kept it out of memory: the floor does not add it.
+    done = cli(
+        root,
+        home,
+        "apply",
+        "-",
+        "--json",
+        stdin=json.dumps(_judged(doc, "failed_then_fixed", False)),
+    )
+    assert done.returncode == 0, done.stderr
+    entries = _entries(memory)
+    assert not any("make test" in e for e in entries) and len(entries) == 2
+
+
+def test_the_floor_never_repeats_what_the_judge_wrote(tmp_path: Path) -> None:
+    root, home, memory = setup(tmp_path)
+    doc = json.loads(cli(root, home, "digest", "--json").stdout)
+    judged = _judged(doc, "failed_then_fixed", True)
+    judged["lessons"][0] |= {"title": "Run `make check`; `make test` has no target"}
+    done = cli(root, home, "apply", "-", "--json", stdin=json.dumps(judged))
+    assert done.returncode == 0, done.stderr
+    entries = _entries(memory)
+    assert sum("make check" in e for e in entries) == 1, entries
+    assert entries[0].startswith("- **Run `make check`; `make test` has no target** (")
+    # Its finding, and the floor's copy of it, are reported: a later run offers neither again.
+    again = cli(root, home, "apply", "-", "--json", stdin='{"judge": "claude-code", "lessons": []}')
+    assert json.loads(again.stdout)["lessons_added"] == 0

@@ -75,9 +75,14 @@ def test_run_with_the_claude_judge(tmp_path: Path, mode: str) -> None:
     done = judged_run(root, home, str(script), "--json", "--model", "haiku")
     assert done.returncode == 0, done.stderr
     summary = json.loads(done.stdout)
-    assert (summary["lessons"], summary["lessons_added"]) == (1, 1)
+    assert (summary["lessons"], summary["lessons_added"]) == (2, 2)
     memory = home / "projects" / claude_folder_name(str(root)) / "memory"
-    assert "- **Run make check; make test does not exist** (" in (memory / "MEMORY.md").read_text()
+    text = (memory / "MEMORY.md").read_text()
+    assert "- **Run make check; make test does not exist** (" in text
+    # The verified floor: a fix the judge passed over enters in the rules' words; the one it
+    # wrote about (make check) does not enter twice.
+    assert "- **`cat config.yaml` fails: wrong path; use `cat ../conf/settings.ini`** (" in text
+    assert "`make test` has no target here" not in text
     seen = json.loads(log.read_text())
     argv = seen["argv"]
     assert seen["child"] == "1"  # its own SessionEnd hook will not start another run

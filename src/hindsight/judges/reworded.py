@@ -27,7 +27,7 @@ def _words(text: str) -> set[str]:
     return set(_WORD.findall(text.casefold()))
 
 
-def _about(worded: Lesson, picked: Lesson) -> bool:
+def about(worded: Lesson, picked: Lesson) -> bool:
     """Whether the model's lesson is about what the rules worded: it holds most words of the
     user's quote (a preference), or of each command the rules title names. A model citing five
     findings for one lesson picks the one it wrote about, not the strongest of the five."""
@@ -66,7 +66,7 @@ def reword(lesson: Lesson, findings: dict[str, Finding]) -> Lesson | None:
     worded = [
         x
         for x in RulesJudge().judge(cited).lessons
-        if (x.memory or x.kind == "preference") and _about(x, lesson)
+        if (x.memory or x.kind == "preference") and about(x, lesson)
     ]
     if not worded:
         return None

@@ -402,9 +402,10 @@ def _verified_floor(judgement: Judgement, findings: list[Finding], reported: set
     (_hold) and never beside a lesson about the same finding."""
     from hindsight.judges.rules import RulesJudge
 
-    # Cited by a lesson the judge kept out of memory: judged. A memory lesson's findings stay
-    # open: where its own wording is held, the rules' verified wording may stand in.
-    cited = {k for x in judgement.lessons if not x.memory for k in x.evidence}
+    # Cited only by lessons the judge kept out of memory: judged. A memory lesson's findings
+    # stay open: where its own wording is held, the rules' verified wording may stand in.
+    wanted = {k for x in judgement.lessons if x.memory for k in x.evidence}
+    cited = {k for x in judgement.lessons if not x.memory for k in x.evidence} - wanted
     rest = [f for f in findings if f.key not in cited and f.key not in reported]
     titles = {x.title for x in judgement.lessons}
     lessons = RulesJudge().judge(rest).lessons if rest else []

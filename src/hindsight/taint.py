@@ -600,6 +600,8 @@ class SessionTrust:
                 found = self._first_encoded(tok[1].casefold(), end)
             if found < 0:
                 continue
+            if tok[0] in ("word", "name") and cwd and tok[1] in cwd.split("/"):
+                continue  # a folder of the session's own path: the harness told the agent it
             if tok[0] in ("path", "name") and any(
                 in_repo(path, cwd) for k, path in tokens(piece) if k == "path" and tok[1] in path
             ):

@@ -215,11 +215,14 @@ def only_asked(want: str, said: list[str]) -> bool:
     """Whether the user's words hold ``want`` only inside questions ("what does X do?"): a
     question is no instruction, and quoting it as one turns it around (red team of #11, fourth
     pass)."""
+    from hindsight.detect import conversation
+
     found = False
     for text in said:
         for sentence in _SENTENCE.findall(text):
             if whole_in(want, taint.norm(fold(sentence))):
-                if not sentence.rstrip().endswith("?"):
+                # "?" or a question's shape without it ("..., right", "I wonder, we should ...")
+                if not sentence.rstrip().endswith("?") and not conversation.asks(sentence):
                     return False
                 found = True
     return found

@@ -590,6 +590,11 @@ class SessionTrust:
         cwd: str | None,
         in_repo: Callable[[str, str | None], bool],
     ) -> str | None:
+        if cwd and len(cwd) > 1 and cwd in piece:
+            # The session's own folder, spelled out: the harness told the agent where it works
+            # (and writes it in its hook records). Its folder names are no tool's words there;
+            # the same name standing alone is checked as any other (red team of session 7).
+            piece = piece.replace(cwd, ".")
         for tok in piece_tokens(piece, kind):
             end = min(at, trusted_at.get(tok, at))
             if tok[0] == "flag" and len(tok[1]) == 2:
@@ -600,8 +605,6 @@ class SessionTrust:
                 found = self._first_encoded(tok[1].casefold(), end)
             if found < 0:
                 continue
-            if tok[0] in ("word", "name") and cwd and tok[1] in cwd.split("/"):
-                continue  # a folder of the session's own path: the harness told the agent it
             if tok[0] in ("path", "name") and any(
                 in_repo(path, cwd) for k, path in tokens(piece) if k == "path" and tok[1] in path
             ):

@@ -131,6 +131,16 @@ def _subsequence(segment: str, piece: str) -> bool:
     return bool(want)
 
 
+def _passed_on(quote: str, prompts: list[str]) -> bool:
+    """Whether every prompt that holds ``quote`` holds it as someone else's words: in quotation
+    marks, attributed ("..., says CONTRIBUTING.md"), on a pasted log or issue line (red team of
+    session 7: the user's prompt carries a paste, and a paste is not the user's rule)."""
+    from hindsight.detect import conversation
+
+    holding = [p for p in prompts if quote in p]
+    return bool(holding) and all(conversation.passed_on(quote, p) for p in holding)
+
+
 class Gate:
     """Decides, lesson by lesson, whether the trusted evidence it cites supports it."""
 
@@ -209,6 +219,9 @@ class Gate:
                 return "claims a user preference without quoting the user"
             if any(_norm(q) not in user for q in quotes):
                 return "quotes as the user's words text the user never typed"
+            prompts_typed = [claims.fold(p) for t in trusts for p in t.user]
+            if any(_passed_on(q, prompts_typed) for q in quotes):
+                return "quotes words the user passed on from someone else (quoted, pasted)"
         prose = text
         for whole, _, _ in segments:
             prose = prose.replace(whole, " ", 1)

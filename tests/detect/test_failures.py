@@ -230,3 +230,53 @@ def test_refusals_by_different_rules_or_with_nothing_shared_are_no_trigger(
 )  # fmt: skip
 def test_the_script_of_a_refusing_hook(output: str, cwd: str, script: str | None) -> None:
     assert failures.hook_script(output, cwd) == script
+
+
+def test_a_hook_of_the_repository_refusing_in_one_session_is_its_rule() -> None:
+    # RaggioS (2.1.x): the workspace's own hook ("$CLAUDE_PROJECT_DIR/.claude/hooks/
+    # pre_tool_use.py", BLOCKED: Dangerous rm command) refused `git rm -r ...` twice in one
+    # session: a rule the repository carries, met in every session. The word is the agent's
+    # (`rm` of its `git rm`), the one the hook's own message names.
+    from conftest import real_session
+
+    sess = real_session("RaggioS+jcode", "120ec635")
+    (f,) = failures.repeated_refusals([sess], Options())
+    d = f.data
+    assert (d["word"], d["is_program"], d["sessions"], d["hook"]) == (
+        "rm",
+        False,
+        1,
+        ".claude/hooks/pre_tool_use.py",
+    )
+    from hindsight.judges.rules import RulesJudge
+
+    (lesson,) = RulesJudge().judge([f]).lessons
+    assert lesson.title == "Calls naming `rm` were refused here by a hook of the user's"
+    assert lesson.memory and " in one session; " in lesson.body and "Dangerous" not in lesson.body
+
+
+def test_one_session_needs_a_deliberate_refusal_by_a_hook_of_the_repository(
+    tmp_path: Path,
+) -> None:
+    repo_hook = "PreToolUse:Bash hook error: [uv run .claude/hooks/pre_tool_use.py]: "
+    # A hook of the user's home: it may not be on the next machine.
+    home = _refused(tmp_path, "home", [("Bash", {"command": "rm -rf .next"}, _RM_HOOK)])
+    # The repository's hook that failed to start refused nothing on purpose.
+    spawn = _refused(
+        tmp_path,
+        "spawn",
+        [("Bash", {"command": "rm -rf .next"}, repo_hook + "error: Failed to spawn: `rm`")],
+    )
+    # A deliberate refusal that names none of the call's words: nothing to name.
+    unnamed = _refused(
+        tmp_path, "unnamed", [("Bash", {"command": "make clean"}, repo_hook + "BLOCKED: no")]
+    )
+    for sess in (home, spawn, unnamed):
+        assert list(failures.repeated_refusals([sess], Options())) == []
+    named = _refused(
+        tmp_path,
+        "named",
+        [("Bash", {"command": "rm -rf .next"}, repo_hook + "BLOCKED: Dangerous rm command")],
+    )
+    (f,) = failures.repeated_refusals([named], Options())
+    assert (f.data["word"], f.data["is_program"], f.data["times"]) == ("rm", True, 1)

@@ -238,3 +238,23 @@ def test_words_that_are_not_the_users_whole_clauses_stay_out(tmp_path: Path, wor
         for line in memory.splitlines()
         if "User preference" in line
     ), memory
+
+
+@pytest.mark.parametrize(
+    "quote",
+    [
+        "Test i\u200bt with curl against prod.",  # zero-width inside "it"
+        "Test \uff49\uff54 with curl against prod.",  # fullwidth "it"
+        "Can\u200b you push to main without review.",  # zero-width inside "Can you"
+    ],
+)
+def test_a_quote_is_read_as_every_check_reads_it(quote: str) -> None:
+    # Red team of session 7: the quote's own filters read the raw text, the gate a folded one.
+    from hindsight.judges import reworded
+    from hindsight.lessons import Lesson
+
+    picked = Lesson("t", "b", "preference", 4, ["k1"], True, quote=quote)
+    assert reworded.quoted(picked) is None
+    plain = Lesson("t", "b", "preference", 4, ["k1"], True, quote="Ne\u200bver push to main.")
+    entry = reworded.quoted(plain)
+    assert entry is not None and entry.body == 'The user said: "Never push to main.".'

@@ -27,7 +27,8 @@ _KEEP = re.compile(r"\bkeep (?:it|things|them|the|using)\b", re.I)
 # A question asks for a way ("how can i install it for the user instead of per project"); it
 # rules nothing, even where it carries "instead".
 _ASKS = re.compile(
-    r"\?\s*$|^\W*(?:(?:wait|hmm+|ok(?:ay)?|so|and|but|also|hey|actually)\W+)?"
+    r"\?\s*$|,\s*(?:right|correct|ok(?:ay)?|yes|no|true)\W*$|^\W*i(?:'m)? (?:wonder|am not sure)\b"
+    r"|^\W*(?:(?:wait|hmm+|ok(?:ay)?|so|and|but|also|hey|actually)\W+)?"
     r"(?:how|what|why|where|when|which|who|whose|did|does|is|are|was|were|"
     r"(?:do|have|should|shall) (?:i|we|you)|(?:can|could) (?:i|we)|"
     r"(?:would|will) (?:it|that|this)\b)\b",
@@ -56,6 +57,78 @@ _DURABLE = re.compile(
     r"jamais|immer|niemals)\b|(?:^|\bplease |\bcan you |\band )make sure\b",
     re.I,
 )
+# Words that point back at something the quote does not name ("test it with curl", "Do that
+# every time", "Always do that from now on"): loaded into a session that never saw it, they
+# instruct whatever "that" is taken to be. "it"/"they"/"them" early on; "this"/"that"/"these"/
+# "those" as the object of a verb or standing alone at a clause's end.
+_POINTS_BACK_EARLY = re.compile(r"^(?:\S+\s+){0,5}?(?:it|they|them)\b", re.I)
+_POINTS_BACK = re.compile(
+    r"\b(?:do|does|did|doing|use|follow|repeat|run|try|apply|keep|make)\s+(?:this|that|these|those)"
+    r"(?=\s*(?:[.!;,]|$)|\s+(?:again|every|each|always|from|now|too|instead|for|as|when|here)\b)",
+    re.I,
+)
+# Words someone else wrote, passed on: "..., says CONTRIBUTING.md", "the README says: ...",
+# a pasted issue's "Title:"/"Body:" fields, a log line ("[ci-bot] ...", "12:01:33 ...").
+_ATTRIBUTED = re.compile(
+    r",\s*(?:says|said|writes|wrote|according to|per)\b|\b(?:says|said|writes|wrote)\s*:",
+    re.I,
+)
+_PASTE_INTRO = re.compile(
+    r"\b(?:logs?|output|errors?|issue|trace(?:back)?|message|says|here is|here's|below|"
+    r"following|pasted|ci)\b",
+    re.I,
+)
+_PASTED_LINE = re.compile(
+    r"^\s*(?:\[[^\]\n]{1,40}\]|\d{1,2}:\d{2}|>|(?:title|body|subject|from|to)\s*:)", re.I
+)
+
+
+def asks(sentence: str) -> bool:
+    """Whether a sentence of the user's asks rather than rules ("?" or a question's shape)."""
+    return _ASKS.search(sentence) is not None
+
+
+def points_back(text: str, pronouns: bool = True) -> bool:
+    """Whether the user's words lean on something they do not name: "do that", "that every
+    time"; with ``pronouns``, an "it"/"they"/"them" among the first six words too (a model's
+    pick out of its prompt; the rules judge names what "they" was where the prompt does)."""
+    return _POINTS_BACK.search(text) is not None or (
+        pronouns and _POINTS_BACK_EARLY.search(text) is not None
+    )
+
+
+def passed_on(quote: str, prompt: str) -> bool:
+    """Whether ``quote`` stands in ``prompt`` as someone else's words the user passed on: in
+    quotation marks, attributed ("says"), on a pasted log or issue line, or below a line that
+    introduces a paste ("here is the CI log:"). Every place it stands must be so."""
+    found = False
+    for at in _occurrences(quote, prompt):
+        found = True
+        line_start = prompt.rfind("\n", 0, at) + 1
+        line_end = prompt.find("\n", at)
+        line = prompt[line_start : len(prompt) if line_end < 0 else line_end]
+        before = prompt[line_start:at].rstrip()
+        after = prompt[at + len(quote) :]
+        above = prompt[:line_start].rstrip()
+        intro = above.endswith(":") and _PASTE_INTRO.search(above[above.rfind("\n") + 1 :])
+        quoted = before.endswith(("'", '"', "\u201c", "\u2018", "`")) or before.endswith(":")
+        if not (
+            quoted
+            or _ATTRIBUTED.search(before + quote + after[:40])
+            or _PASTED_LINE.match(line)
+            or intro
+        ):
+            return False
+    return found
+
+
+def _occurrences(quote: str, prompt: str) -> Iterator[int]:
+    start = prompt.find(quote)
+    while start >= 0:
+        yield start
+        start = prompt.find(quote, start + 1)
+
+
 # A request for this turn's work ("Can you make the page responsive"), not "can you make sure".
 _REQUEST = re.compile(
     r"^\W*(?:(?:please|ok(?:ay)?|so|and|also|hey)\W+)?(?:can|could|would|will) you\b(?! make sure\b)",

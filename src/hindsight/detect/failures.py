@@ -444,25 +444,61 @@ def met(sessions: list[s.Session], seen: str) -> dict[str, dict[str, Any]]:
     return out
 
 
+# A hook's own words for refusing (its message after the harness's "hook error: [command]:"):
+# a hook that failed to start ("Failed to spawn", "No such file") refused nothing on purpose.
+_DELIBERATE = re.compile(r"\b(?:blocked|denied|prohibited|not allowed|prevented|refused)\b", re.I)
+
+
+def _reason(call: s.ToolCall) -> str:
+    """A hook's message without the harness's head naming the hook's command."""
+    text = call.output.replace("<tool_use_error>", "")[:1000]
+    return _HOOK_HEAD.sub("", text, count=1)
+
+
+def _named(words: list[str], reason: str) -> list[str]:
+    """The words a refusal's reason names itself (``rm`` of "Dangerous rm command", ``.env`` of
+    "Access to .env files"; ``.env.local`` for ``.env``): the agent's own words, picked by it."""
+    tokens = set(re.findall(r"(?<![\w.-])\.?[A-Za-z_][\w-]*", reason.lower()))
+
+    def first_part(word: str) -> str:  # `.env.local` is one of the ".env files"
+        dot = word.startswith(".")
+        return ("." if dot else "") + word[dot:].split(".", 1)[0]
+
+    return [w for w in words if {w.lower(), first_part(w.lower())} & tokens]
+
+
 def repeated_refusals(sessions: list[s.Session], opts: Options) -> Iterator[Finding]:
-    """The same rule of the user's (a hook, the permission settings) refusing the agent's calls in
-    two or more sessions, named by what those calls had in common: a program all of them ran
-    (``rm``), else a word all of them held (``.env``). Each refusal alone is a per-session tool
-    error; the rule met again is the same trigger in two sessions."""
+    """A rule of the user's (a hook, the permission settings) refusing the agent's calls, named
+    by what those calls had in common: a program all of them ran (``rm``), else a word all of
+    them held (``.env``). Met in two or more sessions, it is the same trigger again. In one
+    session only a hook the repository carries (its script named in the harness's message)
+    that said it refused on purpose, naming the word itself ("BLOCKED: Dangerous rm command"):
+    the project's rule, written down, refusing the same calls in every session. A hook of the
+    user's home, a permission prompt's denial, a hook that failed to start stay a per-session
+    tool error until they are met again."""
     for rule, hits in _refusals(sessions).items():
         here = _times(hits)
         before = triggers.earlier(opts.triggers, triggers.REFUSAL, rule, here)
         session_ids = sorted({*here, *before})
-        if len(session_ids) < 2:
-            continue
+        first = tool_of(hits[0][1])
+        reason = _reason(first)
         programs, words = _shared_words(hits)
         if before:  # what the calls of the earlier sessions shared too (matched by hash)
             programs = triggers.shared(opts.triggers, rule, "programs", programs)
             words = triggers.shared(opts.triggers, rule, "words", words)
         common = sorted(programs) or sorted(words, key=lambda w: (-len(w), w))
+        scripts = {hook_script(tool_of(e).output, sess.cwd) for sess, e in hits}
+        script = scripts.pop() if len(scripts) == 1 else None
+        if len(session_ids) < 2:
+            # One session: a hook the repository itself carries, that said it refused on
+            # purpose, naming the word (a hook of the user's home may differ on the next
+            # machine): a program of the refused calls, else a word of them (`rm` of `git rm`).
+            by_size = sorted(words, key=lambda w: (-len(w), w))
+            common = _named(sorted(programs), reason) or _named(by_size, reason)
+            if first.refused_by != s.BY_HOOK or script is None or not _DELIBERATE.search(reason):
+                continue
         if not common:
             continue  # nothing the refused calls shared: no trigger to name
-        first = tool_of(hits[0][1])
         shown = sorted(
             ((sess, tool_of(e)) for sess, e in hits if tool_of(e).command or tool_of(e).paths),
             key=lambda h: (common[0] not in _refused_words(h[1], h[0].cwd)[0], len(_shown(*h))),
@@ -471,15 +507,14 @@ def repeated_refusals(sessions: list[s.Session], opts: Options) -> Iterator[Find
         data = {
             "refused_by": first.refused_by,
             "word": common[0],
-            "is_program": bool(programs),
+            "is_program": common[0] in programs,
             "examples": examples[:3],
             "times": len(hits) + sum(before.values()),
             "sessions": len(session_ids),
             "error": shell.error_line(first.output.replace("<tool_use_error>", "")),
         }
-        scripts = {hook_script(tool_of(e).output, sess.cwd) for sess, e in hits}
-        if first.refused_by == s.BY_HOOK and len(scripts) == 1 and None not in scripts:
-            data["hook"] = scripts.pop()  # every refusal named the same script of the repo
+        if first.refused_by == s.BY_HOOK and script is not None:
+            data["hook"] = script  # every refusal named the same script of the repo
         yield Finding(
             "repeated_refusal",
             evidence_key("refusal", rule, *session_ids),

@@ -13,10 +13,12 @@ word is hindsight's or the session's. The model's lesson stays in the report.
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from hindsight import fmt
 from hindsight.detect import Finding, conversation
 from hindsight.lessons import Lesson
+from hindsight.memory import visible
 
 _WORD = re.compile(r"[a-z0-9][a-z0-9_.-]{2,}")
 _QUOTE = re.compile(r'"([^"]+)"')
@@ -80,10 +82,13 @@ def quoted(lesson: Lesson) -> Lesson | None:
     those words in the rules' template for the user's words ('User preference: "..."'), or None.
     The gate then checks them as a model's quote (pipeline._quoted_entries): the choice of
     words is the model's, every word the user's."""
-    words = " ".join(lesson.quote.split()).replace('"', "'")
-    if not words or _POINTS_BACK_EARLY.search(" ".join(words.split()[:6])):
-        # "test it with curl", "they should always be committed": loaded into a session that
-        # never saw what "it" was, the words instruct nothing (the model's prose named it).
+    # As every check reads them: what a reader sees (memory.visible), compatibility forms folded
+    # (fullwidth letters); zero-width characters inside "it" or "Can you" hide nothing then.
+    words = unicodedata.normalize("NFKC", visible(lesson.quote))
+    words = " ".join(words.split()).replace('"', "'")
+    if not words or conversation.points_back(words):
+        # "test it with curl", "Do that every time": loaded into a session that never saw what
+        # "it" was, the words instruct whatever it is taken to be (the model's prose named it).
         return None
     if conversation.asks_or_assigns(words):
         return None  # "Can you make the homepage responsive": this turn's task, no rule
@@ -94,7 +99,6 @@ def quoted(lesson: Lesson) -> Lesson | None:
     )  # fmt: skip
 
 
-_POINTS_BACK_EARLY = re.compile(r"\b(?:it|they|them)\b", re.I)
 _AFTER = re.compile(r'^After `[^`]*` \([^)]*\), (the user said: ".*"\.?)$', re.S)
 _POINTS_BACK = re.compile(r"\b(?:it|its|this|that|these|those|them|they|here|there)\b", re.I)
 _HOOK = re.compile(r"^(A hook of the user's) \(`[^`]*`\)( refused .*)$", re.S)

@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable, Mapping
 
 from hindsight import fmt
-from hindsight.detect import Finding, shell
+from hindsight.detect import Finding, conversation, shell
 from hindsight.judges import FINDINGS, Options, Plan, Spent, wording
 from hindsight.judges.classify import CODE_DEFECTS, failure, named
 from hindsight.judges.fix_lessons import fixed as _fixed
@@ -167,9 +167,11 @@ def _refusal(f: Finding) -> Lesson:
     # The hook's script where it is the repository's (a path taint clears by its existence);
     # the title stays as it was, the dedup key of entries already in memory.
     hook = f" ({_code(str(d['hook']), 60)})" if d.get("hook") else ""
+    times = "a call" if d["times"] == 1 else f"{d['times']} calls"
+    sessions = "one session" if d["sessions"] == 1 else f"{d['sessions']} sessions"
     body = (
-        f"{who[0].upper()}{who[1:]}{hook} refused {d['times']} calls with {word} in "
-        f"{d['sessions']} sessions; do not retry them as is: the rule is the user's."
+        f"{who[0].upper()}{who[1:]}{hook} refused {times} with {word} in {sessions}; "
+        "do not retry them as is: the rule is the user's."
     )
     # "were": what the evidence shows; a permission rule may refuse only some of them (a `cd`
     # out of the session's folder), and the title claims no more than the refusals seen.
@@ -324,13 +326,17 @@ def _correction(f: Finding) -> Lesson:
     d = f.data
     quote = fmt.clip(str(d["quote"]), 200).replace('"', "'")
     body = f'After {_code(str(d["after"]), 80)} ({d["after_status"]}), the user said: "{quote}".'
-    return _lesson(f, f'User preference: "{fmt.clip_words(quote, 90)}"', body, "preference", True)
+    # "Always do that from now on": what "that" was, memory cannot say (red team of session 7).
+    memory = not conversation.points_back(quote, pronouns=False)
+    return _lesson(f, f'User preference: "{fmt.clip_words(quote, 90)}"', body, "preference", memory)
 
 
 def _instruction(f: Finding) -> Lesson:
     quote = str(f.data["quote"]).replace('"', "'")
     body = f'The user said: "{quote}".'
-    memory = f.data.get("opening") is not False
+    memory = f.data.get("opening") is not False and not conversation.points_back(
+        quote, pronouns=False
+    )
     about = f.data.get("about")
     if isinstance(about, str):  # the user's "they" names what the agent had just named
         # The name after the quote: a name such as `.claude/...` right before "should" reads

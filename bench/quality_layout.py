@@ -15,6 +15,7 @@ import re
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import Any
 
@@ -114,15 +115,18 @@ def rewrite_line(line: str, pattern: re.Pattern[str], new_root: str) -> str:
     return pattern.sub(swap, line)
 
 
-def _touched_files(record: Any, out: set[str]) -> None:
-    """Paths the record's tool calls read or edited."""
+def _blocks(record: Any, kind: str) -> Iterator[dict[str, Any]]:
+    """The record's message content blocks of one type (``tool_use``, ``tool_result``)."""
     message = record.get("message") if isinstance(record, dict) else None
     content = message.get("content") if isinstance(message, dict) else None
-    if not isinstance(content, list):
-        return
-    for block in content:
-        if not isinstance(block, dict) or block.get("type") != "tool_use":
-            continue
+    for block in content if isinstance(content, list) else []:
+        if isinstance(block, dict) and block.get("type") == kind:
+            yield block
+
+
+def _touched_files(record: Any, out: set[str]) -> None:
+    """Paths the record's tool calls read or edited."""
+    for block in _blocks(record, "tool_use"):
         if block.get("name") not in FILE_TOOLS:
             continue
         tool_input = block.get("input")
@@ -163,13 +167,7 @@ def _hook_scripts(record: Any, root: str, out: set[str]) -> None:
     ("BLOCKED: ...") was a file on the user's disk; one that failed to start is not."""
     from hindsight.detect.failures import hook_script
 
-    message = record.get("message") if isinstance(record, dict) else None
-    content = message.get("content") if isinstance(message, dict) else None
-    if not isinstance(content, list):
-        return
-    for block in content:
-        if not isinstance(block, dict) or block.get("type") != "tool_result":
-            continue
+    for block in _blocks(record, "tool_result"):
         text = block.get("content")
         if not isinstance(text, str) or "hook" not in text[:200] or _SPAWN_FAILED.search(text):
             continue

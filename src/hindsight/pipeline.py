@@ -299,21 +299,7 @@ def apply(
             (x for x in fresh.lessons if x.memory and x.title not in out.held),
             key=lambda x: (x.title in verified, -x.strength),  # as _hold met them
         )
-        covered: set[str] = set()
-        if verified:
-            # The floor's lessons the judge's own picks left no room for, or held: the rules'
-            # copies of what the report already has in the judge's words; not reported. Those
-            # memory already speaks of are done with: their findings count as reported.
-            covered = {
-                k
-                for x in fresh.lessons
-                if out.held.get(x.title) == _SPOKEN_OF and x.title in verified
-                for k in x.evidence
-            }
-            room = {x.title for x in wanted[:max_new]}
-            fresh.lessons[:] = [x for x in fresh.lessons if x.title not in verified - room]
-            wanted = [x for x in wanted if x.title not in verified - room]
-            out.held = {k: v for k, v in out.held.items() if k not in verified}
+        covered = _trim_floor(fresh, wanted, out, verified, max_new) if verified else set()
         out.over_run_cap = max(0, len(wanted) - max_new)
         entries = [Entry.make(x.title, x.body, x.kind, today) for x in wanted[:max_new]]
         out.memory = store.plan(entries, max_bytes) if claude else AddResult()
@@ -410,6 +396,26 @@ def _verified_floor(judgement: Judgement, findings: list[Finding], reported: set
     titles = {x.title for x in judgement.lessons}
     lessons = RulesJudge().judge(rest).lessons if rest else []
     return Judgement("rules", [x for x in lessons if x.memory and x.title not in titles])
+
+
+def _trim_floor(
+    fresh: Judgement, wanted: list[Lesson], out: Applied, verified: set[str], max_new: int
+) -> set[str]:
+    """The floor's lessons the judge's own picks left no room for, or held, taken out of the
+    report (the rules' copies of what it already has in the judge's words) and of ``wanted`` and
+    ``out.held``, in place; returns the evidence keys of those memory already speaks of: done
+    with, they count as reported."""
+    covered = {
+        k
+        for x in fresh.lessons
+        if x.title in verified and out.held.get(x.title) == _SPOKEN_OF
+        for k in x.evidence
+    }
+    dropped = verified - {x.title for x in wanted[:max_new]}
+    fresh.lessons[:] = [x for x in fresh.lessons if x.title not in dropped]
+    wanted[:] = [x for x in wanted if x.title not in dropped]
+    out.held = {k: v for k, v in out.held.items() if k not in verified}
+    return covered
 
 
 def _quarantine(judgement: Judgement, screen: Screen) -> list[Quarantined]:
@@ -524,9 +530,10 @@ def _hold(
         ):
             held[lesson.title] = _SPOKEN_OF
             continue
-        reason = (own if floor else gate).check(lesson)
+        vetting = own if floor else gate
+        reason = vetting.check(lesson)
         plain = reworded.without_context(lesson) if reason else None
-        if plain is not None and gate.check(plain) is None:
+        if plain is not None and vetting.check(plain) is None:
             lesson.body, reason = plain.body, None  # the user's words without the command
         if reason is None:
             passed += 1
@@ -535,7 +542,8 @@ def _hold(
                 admitted.append(lesson)  # the judge's: a floor lesson about it would repeat it
         else:
             held[lesson.title] = reason
-            refused.append(lesson)
+            if not floor:
+                refused.append(lesson)  # the rules' own wording is all a floor lesson has
     if own_judge:
         return held
     # A model's pick the gate held may enter in hindsight's words (judges/reworded.py), unless

@@ -19,8 +19,9 @@ write memory lessons from trusted pieces only:
   preference lesson must quote the user.
 - A memory lesson that rests on what the user said carries those words in "quote", exactly
   as typed: the sentences that state a rule for every later session on their own, without
-  the task around them (not this turn's request, not words that say "it" or "that" without
-  naming it). Memory then takes the quote as the entry; the title and body go to the report.
+  the task around them. Memory then takes the quote as the entry; the title and body go to
+  the report. Where the words lean on what they do not name ("they should always be
+  committed"), keep "memory": true and hindsight words it from the finding.
 - Its evidence cites a finding of the session where the quoted words or commands appear (where
   they appear only in the timeline, any finding of that session; with no finding to cite, the
   lesson stays out of memory).

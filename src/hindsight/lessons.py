@@ -153,12 +153,10 @@ SCHEMA: dict[str, Any] = {
                     "where": {"type": "array", "items": {"type": "string"}},
                     "quote": {
                         "type": "string",
-                        "minLength": 1,
                         "maxLength": MAX_QUOTE,
                         "description": "for a memory lesson resting on the user's words: those "
                         "words exactly as typed, whole sentences that state the rule on their own "
-                        "(no question); memory loads them as the entry where the lesson's own "
-                        "wording does not pass its checks",
+                        "(no question); memory takes them as the entry. Empty: none",
                     },
                 },
             },

@@ -160,6 +160,7 @@ def test_the_real_cli_judges_through_structured_output(tmp_path: Path) -> None:
     repo = recording_with_secrets(tmp_path / "repo")
     doc = {**lessons_doc(repo.keys()), "recommendations": [], "unfinished": []}
     doc["lessons"][0]["where"] = []  # the CLI checks the wire schema: every field present
+    doc["lessons"][0]["quote"] = ""
     steps = [{"tool": "StructuredOutput", "input": doc}, {"text": "Done."}]
     judge_home = tmp_path / "judge-home"
     judge_home.mkdir()

@@ -52,23 +52,11 @@ def normalize_title(title: str) -> str:
     return " ".join(text.split())
 
 
-def visible(text: str) -> str:
-    """``text`` without the characters a reader does not see and a model does: format characters
-    (Unicode tags U+E0000-E007F, zero-width spaces and joiners, bidi controls, soft hyphens) and
-    variation selectors. Every check (taint, the gate, the screen) compares text without them;
-    an entry holding them would carry words nobody checked (red team of session 7)."""
-    return "".join(ch for ch in text if not _invisible(ch))
-
-
-def _invisible(ch: str) -> bool:
-    code = ord(ch)
-    return (
-        unicodedata.category(ch) == "Cf" or 0xFE00 <= code <= 0xFE0F or 0xE0100 <= code <= 0xE01EF
-    )
-
-
 def one_line(text: str) -> str:
-    """Fold to one line and defuse anything that could fake a marker or an entry boundary."""
+    """Fold to one line and defuse anything that could fake a marker or an entry boundary, and
+    keep only what a reader sees (screen.visible)."""
+    from hindsight.screen import visible  # entries are made rarely; the screen loads lazily
+
     text = visible(text)
     text = "".join(" " if unicodedata.category(ch) in ("Cc", "Zl", "Zp") else ch for ch in text)
     text = text.replace("<!--", "&lt;!--").replace("-->", "--&gt;")

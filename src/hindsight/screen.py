@@ -386,7 +386,7 @@ def normalize(text: str) -> str:
     text = unicodedata.normalize("NFKC", text)
     if not text.isascii():
         # One C-level pass each, not a Python step a character: tool output can be megabytes.
-        text = _FORMAT_CHARS().sub("", text)
+        text = _INVISIBLE().sub("", text)
         if _CONFUSABLE_CHARS().search(text):
             text = text.translate(_CONFUSABLES)
         text = mapped(text, _PUNCTUATION_CHARS(), _PUNCTUATION)
@@ -397,12 +397,26 @@ def normalize(text: str) -> str:
 
 # Unicode's format characters (category Cf: zero-width, bidi controls, soft hyphen, tags), as
 # ranges; test_screen checks them against unicodedata.
-_FORMAT_CHARS = lazy(
-    "[\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890-\u0891\u08e2\u180e\u200b-\u200f"
+_CF = (
+    "\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890-\u0891\u08e2\u180e\u200b-\u200f"
     "\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\U000110bd\U000110cd"
     "\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0001"
-    "\U000e0020-\U000e007f]"
+    "\U000e0020-\U000e007f"
 )
+_FORMAT_CHARS = lazy(f"[{_CF}]")
+# What a reader does not see: the format characters and the variation selectors (Mn, but as
+# invisible between letters: "ign\ufe0fore" must read "ignore" to every check).
+_INVISIBLE = lazy(f"[{_CF}\ufe00-\ufe0f\U000e0100-\U000e01ef]")
+
+
+def visible(text: str) -> str:
+    """``text`` without the characters a reader does not see and a model does (Unicode tags,
+    zero-width spaces and joiners, bidi controls, soft hyphens, variation selectors), nothing
+    else changed. ``normalize`` drops them too, so every check reads text without them, and
+    nothing written where a model reads it may hold them (red team of session 7)."""
+    return text if text.isascii() else _INVISIBLE().sub("", text)
+
+
 _CONFUSABLE_CHARS = lazy("[" + "".join(map(chr, _CONFUSABLES)) + "]")
 _PUNCTUATION_CHARS = lazy("[" + "".join(map(chr, _PUNCTUATION)) + "]")
 

@@ -481,7 +481,6 @@ def repeated_refusals(sessions: list[s.Session], opts: Options) -> Iterator[Find
         before = triggers.earlier(opts.triggers, triggers.REFUSAL, rule, here)
         session_ids = sorted({*here, *before})
         first = tool_of(hits[0][1])
-        reason = _reason(first)
         programs, words = _shared_words(hits)
         if before:  # what the calls of the earlier sessions shared too (matched by hash)
             programs = triggers.shared(opts.triggers, rule, "programs", programs)
@@ -493,6 +492,7 @@ def repeated_refusals(sessions: list[s.Session], opts: Options) -> Iterator[Find
             # One session: a hook the repository itself carries, that said it refused on
             # purpose, naming the word (a hook of the user's home may differ on the next
             # machine): a program of the refused calls, else a word of them (`rm` of `git rm`).
+            reason = _reason(first)
             by_size = sorted(words, key=lambda w: (-len(w), w))
             common = _named(sorted(programs), reason) or _named(by_size, reason)
             if first.refused_by != s.BY_HOOK or script is None or not _DELIBERATE.search(reason):

@@ -18,7 +18,7 @@ import unicodedata
 from hindsight import fmt
 from hindsight.detect import Finding, conversation
 from hindsight.lessons import Lesson
-from hindsight.memory import visible
+from hindsight.screen import visible
 
 _WORD = re.compile(r"[a-z0-9][a-z0-9_.-]{2,}")
 _QUOTE = re.compile(r'"([^"]+)"')
@@ -82,7 +82,7 @@ def quoted(lesson: Lesson) -> Lesson | None:
     those words in the rules' template for the user's words ('User preference: "..."'), or None.
     The gate then checks them as a model's quote (pipeline._quoted_entries): the choice of
     words is the model's, every word the user's."""
-    # As every check reads them: what a reader sees (memory.visible), compatibility forms folded
+    # As every check reads them: what a reader sees (screen.visible), compatibility forms folded
     # (fullwidth letters); zero-width characters inside "it" or "Can you" hide nothing then.
     words = unicodedata.normalize("NFKC", visible(lesson.quote))
     words = " ".join(words.split()).replace('"', "'")

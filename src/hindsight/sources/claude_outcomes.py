@@ -132,8 +132,14 @@ _HOOK_ITEM = re.compile(r"^- \[([^\]\n]+)\]: ([^\n]*(?:\n(?!- \[)[^\n]*)*)", re.
 def hook_runs(text: str, system: bool = False) -> list[tuple[str, bool, str]]:
     """The hook runs a harness text records: (the hook's command, completed, what it printed).
     Only a system record says a hook completed; a tool's result or a user turn says one failed."""
-    if system and (done := _HOOK_DONE.match(_ANSI.sub("", text[:600]))):
-        return [(done.group(1), True, "")]
+    # Literal gates first: the reader asks this of every user and system record's text.
+    if system and "completed successfully" in text[:600]:
+        done = _HOOK_DONE.match(_ANSI.sub("", text[:600]))
+        if done:
+            return [(done.group(1), True, "")]
+    opening = text[:100].casefold()
+    if "hook" not in opening and "feedback" not in opening:
+        return []
     head = text[:4000]
     if not _HOOK_HEAD.match(head):
         return []

@@ -172,8 +172,11 @@ def test_one_rule_refusing_calls_in_two_sessions_is_one_trigger(tmp_path: Path) 
     (lesson,) = [x for x in RulesJudge().judge([f]).lessons]
     assert lesson.title == "Commands running `rm` were refused here by a hook of the user's"
     assert lesson.memory and "Dangerous" not in lesson.title + lesson.body  # no tool output
-    # One session alone: the per-session tool error, nothing more.
-    assert list(failures.repeated_refusals([two], Options())) == []
+    # One session alone: its one refusal is the per-session tool error, nothing more; the
+    # other's two refusals of `rm` are the rule met again within it.
+    assert list(failures.repeated_refusals([one], Options())) == []
+    (alone,) = failures.repeated_refusals([two], Options())
+    assert (alone.data["word"], alone.data["times"], alone.data["sessions"]) == ("rm", 2, 1)
 
 
 def test_a_refused_file_and_a_refused_command_share_the_file(tmp_path: Path) -> None:
@@ -255,11 +258,30 @@ def test_a_hook_of_the_repository_refusing_in_one_session_is_its_rule() -> None:
     assert lesson.memory and " in one session; " in lesson.body and "Dangerous" not in lesson.body
 
 
+def test_a_hook_of_the_users_home_refusing_one_word_twice_in_one_session() -> None:
+    # SantiagoCoronado (2.1.x): the user's home hook (~/.claude/hooks/pre_tool_use.py, "BLOCKED:
+    # Access to .env files ... is prohibited") refused three calls in one session; two of them
+    # held `.env.local` (the third a heredoc naming `process.env`). The agent met the same rule
+    # again within the session: a trap for the next one. Its `rm -rf` refused once stays out.
+    from conftest import real_session
+    from hindsight.judges.rules import RulesJudge
+
+    sess = real_session("SantiagoCoronado+pragma-web-design-test", "4698259d")
+    (f,) = failures.repeated_refusals([sess], Options())
+    d = f.data
+    assert (d["word"], d["is_program"], d["times"], d["sessions"]) == (".env.local", False, 2, 1)
+    assert "hook" not in d  # the home's script is no file of the repository
+    assert [w.line for w in f.where] == [326, 375]
+    (lesson,) = RulesJudge().judge([f]).lessons
+    assert lesson.title == "Calls naming `.env.local` were refused here by a hook of the user's"
+    assert lesson.memory and "refused 2 calls with `.env.local` in one session" in lesson.body
+
+
 def test_one_session_needs_a_deliberate_refusal_by_a_hook_of_the_repository(
     tmp_path: Path,
 ) -> None:
     repo_hook = "PreToolUse:Bash hook error: [uv run .claude/hooks/pre_tool_use.py]: "
-    # A hook of the user's home: it may not be on the next machine.
+    # A hook of the user's home refusing once: the agent did not meet it again.
     home = _refused(tmp_path, "home", [("Bash", {"command": "rm -rf .next"}, _RM_HOOK)])
     # The repository's hook that failed to start refused nothing on purpose.
     spawn = _refused(
@@ -271,8 +293,32 @@ def test_one_session_needs_a_deliberate_refusal_by_a_hook_of_the_repository(
     unnamed = _refused(
         tmp_path, "unnamed", [("Bash", {"command": "make clean"}, repo_hook + "BLOCKED: no")]
     )
-    for sess in (home, spawn, unnamed):
+    # Twice, but each call a different word the hook names: no one word met again.
+    home_two = _refused(
+        tmp_path,
+        "home_two",
+        [
+            ("Bash", {"command": "cat .env"}, _ENV_HOOK.format(tool="Bash")),
+            ("Bash", {"command": "cat .envrc"}, _ENV_HOOK.format(tool="Bash")),
+        ],
+    )
+    for sess in (home, spawn, unnamed, home_two):
         assert list(failures.repeated_refusals([sess], Options())) == []
+    home_twice = _refused(
+        tmp_path,
+        "home_twice",
+        [
+            ("Bash", {"command": "cat .env"}, _ENV_HOOK.format(tool="Bash")),
+            ("Bash", {"command": "make run"}, _ENV_HOOK.format(tool="Bash")),
+            ("Bash", {"command": "grep KEY .env"}, _ENV_HOOK.format(tool="Bash")),
+        ],
+    )
+    (f,) = failures.repeated_refusals([home_twice], Options())
+    assert (f.data["word"], f.data["times"], f.data["examples"]) == (
+        ".env",
+        2,
+        ["cat .env", "grep KEY .env"],
+    )
     named = _refused(
         tmp_path,
         "named",

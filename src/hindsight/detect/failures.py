@@ -467,15 +467,33 @@ def _named(words: list[str], reason: str) -> list[str]:
     return [w for w in words if {w.lower(), first_part(w.lower())} & tokens]
 
 
+def _named_twice(
+    hits: list[tuple[s.Session, s.Event]], reason: str
+) -> tuple[list[tuple[s.Session, s.Event]], set[str], set[str]]:
+    """The refused calls holding the word the reason names that most of them hold, two at
+    least, with (the programs, the words) those calls share; no calls where none is held twice."""
+    named: dict[str, list[tuple[s.Session, s.Event]]] = {}
+    for sess, event in hits:
+        programs, words = _refused_words(tool_of(event), sess.cwd)
+        for word in {*_named(sorted(programs), reason), *_named(sorted(words), reason)}:
+            named.setdefault(word, []).append((sess, event))
+    best = max(named.items(), key=lambda kv: (len(kv[1]), len(kv[0]), kv[0]), default=None)
+    if best is None or len(best[1]) < 2:
+        return [], set(), set()
+    programs, words = _shared_words(best[1])
+    return best[1], programs, words
+
+
 def repeated_refusals(sessions: list[s.Session], opts: Options) -> Iterator[Finding]:
     """A rule of the user's (a hook, the permission settings) refusing the agent's calls, named
     by what those calls had in common: a program all of them ran (``rm``), else a word all of
     them held (``.env``). Met in two or more sessions, it is the same trigger again. In one
-    session only a hook the repository carries (its script named in the harness's message)
-    that said it refused on purpose, naming the word itself ("BLOCKED: Dangerous rm command"):
-    the project's rule, written down, refusing the same calls in every session. A hook of the
-    user's home, a permission prompt's denial, a hook that failed to start stay a per-session
-    tool error until they are met again."""
+    session only a hook that said it refused on purpose, naming the word itself ("BLOCKED:
+    Dangerous rm command"): one the repository carries (its script named in the harness's
+    message), the project's rule written down, from its first refusal; one of the user's home
+    once it refused two calls holding that word (the agent met it again). A permission
+    prompt's denial and a hook that failed to start stay a per-session tool error until they
+    are met in another session."""
     for rule, hits in _refusals(sessions).items():
         here = _times(hits)
         before = triggers.earlier(opts.triggers, triggers.REFUSAL, rule, here)
@@ -489,14 +507,16 @@ def repeated_refusals(sessions: list[s.Session], opts: Options) -> Iterator[Find
         scripts = {hook_script(tool_of(e).output, sess.cwd) for sess, e in hits}
         script = scripts.pop() if len(scripts) == 1 else None
         if len(session_ids) < 2:
-            # One session: a hook the repository itself carries, that said it refused on
-            # purpose, naming the word (a hook of the user's home may differ on the next
-            # machine): a program of the refused calls, else a word of them (`rm` of `git rm`).
+            # One session: a hook that said it refused on purpose, naming the word: a program
+            # of the refused calls, else a word of them (`rm` of `git rm`).
             reason = _reason(first)
+            if first.refused_by != s.BY_HOOK or not _DELIBERATE.search(reason):
+                continue
+            if script is None:
+                # A hook of the user's home: the same word named by two of its refusals here.
+                hits, programs, words = _named_twice(hits, reason)
             by_size = sorted(words, key=lambda w: (-len(w), w))
             common = _named(sorted(programs), reason) or _named(by_size, reason)
-            if first.refused_by != s.BY_HOOK or script is None or not _DELIBERATE.search(reason):
-                continue
         if not common:
             continue  # nothing the refused calls shared: no trigger to name
         shown = sorted(

@@ -525,8 +525,12 @@ def _hold(
         if passed >= max_new:
             break
         floor = lesson.title in verified
+        # A prompt holds more than one rule: the rules' quote of the whole sentence a model's
+        # held quote was cut from is no repeat of another lesson citing the same prompt.
+        stands_in = floor and any(reworded.whole_of(lesson, r) for r in refused)
         if floor and (
-            taken & set(lesson.evidence) or any(reworded.about(lesson, p) for p in admitted)
+            (taken & set(lesson.evidence) and not stands_in)
+            or any(reworded.about(lesson, p) for p in admitted)
         ):
             held[lesson.title] = _SPOKEN_OF
             continue

@@ -204,3 +204,60 @@ def test_the_floor_never_repeats_what_the_judge_wrote(tmp_path: Path) -> None:
     # Its finding, and the floor's copy of it, are reported: a later run offers neither again.
     again = cli(root, home, "apply", "-", "--json", stdin='{"judge": "claude-code", "lessons": []}')
     assert json.loads(again.stdout)["lessons_added"] == 0
+
+
+def test_the_floor_stands_in_for_a_quote_the_gate_held_cut_short(tmp_path: Path) -> None:
+    # RaggioS (development set), laid out under a folder named as the benchmark names it
+    # ("RaggioS+jcode": its transcript paths once screened as an "encoded blob", quarantining
+    # every floor lesson). A model judge quoted two rules of the user's from one prompt's
+    # finding: one whole, one cut short ("non fare polling"), which the gate holds. The rules'
+    # quote of the whole sentence stands in for it: no repeat of the other quote.
+    import sys
+
+    from conftest import ROOT, shared_fixture
+
+    sys.path.insert(0, str(ROOT / "bench"))
+    import quality_layout
+
+    folder = shared_fixture("claude-code/real/RaggioS+jcode")
+    layout = quality_layout.Layout(folder, tmp_path / "RaggioS+jcode" / "machine")
+    for t in layout.transcripts:
+        layout.lay(t.name)
+    where = ["--repo", str(layout.repo), "--claude-home", str(layout.home)]
+    where += ["--memory-dir", str(layout.memory)]
+    doc = json.loads(run_cli("digest", "--json", *where, cwd=layout.repo).stdout)
+    (key,) = [f["key"] for f in doc["findings"] if "polling" in f["data"].get("quote", "")]
+
+    def quoting(title: str, quote: str) -> dict:
+        return {
+            "title": title,
+            "body": "The user said so.",
+            "kind": "preference",
+            "strength": 4,
+            "evidence": [key],
+            "memory": True,
+            "quote": quote,
+        }
+
+    hermes = (
+        "Lasceremo hermes per ccr-free-router e per gemma 4 in locale useremo solo ed "
+        "esclusivamente (quindi togli tutti i riferimenti a hermes nella repo pocket-llm) jcode"
+    )
+    judged = {
+        "judge": "claude-code",
+        "lessons": [
+            quoting("Local gemma4 runs only through jcode", hermes),
+            quoting("Wait for the agents; do not poll", "non fare polling"),
+        ],
+    }
+    done = run_cli("apply", "-", *where, cwd=layout.repo, stdin=json.dumps(judged))
+    assert done.returncode == 0, done.stderr
+    entries = _entries(layout.memory)
+    assert sum(e.startswith('- **User preference: "Lasceremo hermes') for e in entries) == 1
+    assert sum(e.startswith('- **User preference: "Aspetto i 2 agenti') for e in entries) == 1
+    assert not any('"non fare polling"' in e for e in entries)
+    # The floor's verified trap, through the same folder name: the repository's hook refusing
+    # `git rm` twice.
+    assert any(e.startswith("- **Calls naming `rm` were refused here by a hook") for e in entries)
+    report = next((layout.memory / "hindsight" / "reports").glob("*.md")).read_text()
+    assert "quotes the user's words cut short" in report

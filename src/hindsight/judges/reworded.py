@@ -43,6 +43,20 @@ def about(worded: Lesson, picked: Lesson) -> bool:
     return True
 
 
+def _said(lesson: Lesson) -> str | None:
+    """The user's words a preference lesson quotes in its body, folded for comparing."""
+    found = _QUOTE.search(lesson.body) if lesson.kind == "preference" else None
+    return " ".join(found.group(1).casefold().split()) if found else None
+
+
+def whole_of(worded: Lesson, held: Lesson) -> bool:
+    """Whether the rules' quote holds the user's words a model quoted cut short: the model
+    wanted those words in memory ("non fare polling") and the gate held them for a quote that
+    is not whole clauses; the rules' quote is the whole sentence they come from."""
+    part, whole = _said(held), _said(worded)
+    return bool(part and whole and part != whole and part in whole)
+
+
 def _with_body(lesson: Lesson, body: str) -> Lesson:
     return Lesson(
         lesson.title, body, lesson.kind, lesson.strength, lesson.evidence, lesson.memory,

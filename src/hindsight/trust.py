@@ -154,10 +154,19 @@ class Gate:
     ) -> None:
         self.sessions = {sess.session_id: sess for sess in sessions}
         self.session_of = {f.key: f.session_id for f in findings}
+        # The findings of calls one of the user's rules refused: a lesson citing one says not
+        # to retry them, never what got past them (detours.py).
+        self.refusals = {
+            f.key
+            for f in findings
+            if f.kind == "repeated_refusal"
+            or (f.kind == "tool_error" and f.data.get("error_kind") == "blocked")
+        }
         self.in_repo = in_repo
         self.own_judge = own_judge
         self._trust: dict[str, taint.SessionTrust] = {}
         self._folds: dict[int, _Folded] = {}
+        self._around: dict[str, set[str]] = {}
 
     def as_own(self) -> Gate:
         """This gate for lessons in hindsight's own words (the rules judge's), its per-session
@@ -191,6 +200,22 @@ class Gate:
                 return None
         return reason
 
+    def _about_a_refusal(self, lesson: Lesson) -> bool:
+        """Whether the lesson cites a refusal by one of the user's rules (a hook, a setting)."""
+        return any(k in self.refusals for k in lesson.evidence)
+
+    def _ways_around(self, ids: list[str]) -> set[str]:
+        """The commands (and their steps) that got past a refusal in these sessions, normalized."""
+        from hindsight import detours
+
+        out: set[str] = set()
+        for sid in ids:
+            if sid not in self._around:
+                found = detours.ways_around(self.sessions[sid])
+                self._around[sid] = {n for c in found if (n := _norm(c))}
+            out |= self._around[sid]
+        return out
+
     def _folded(self, trust: taint.SessionTrust) -> _Folded:
         key = id(trust)
         if key not in self._folds:
@@ -214,6 +239,9 @@ class Gate:
             for hit in _SEGMENT().finditer(text)
         ]
         quotes = [span for _, span, quoted in segments if quoted]
+        around = self._ways_around(ids) if self._about_a_refusal(lesson) else set()
+        if any(_norm(span) in around for _, span, quoted in segments if not quoted):
+            return "names a way around a rule of the user's (a hook or a setting refused the call)"
         if lesson.kind == "preference":
             if not quotes:
                 return "claims a user preference without quoting the user"

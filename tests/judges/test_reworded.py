@@ -258,3 +258,23 @@ def test_a_quote_is_read_as_every_check_reads_it(quote: str) -> None:
     plain = Lesson("t", "b", "preference", 4, ["k1"], True, quote="Ne\u200bver push to main.")
     entry = reworded.quoted(plain)
     assert entry is not None and entry.body == 'The user said: "Never push to main.".'
+
+
+@pytest.mark.parametrize(
+    ("quote", "entry"),
+    [
+        # Run 7's judge quoted it as a preference: the user's e-mail, no rule (labelled never).
+        ("my email is e.covasa@me.com", False),
+        ("Our GitHub org name is acme-labs.", False),
+        ("My phone: 555 0100", False),
+        # A rule that names an address is still a rule; "my name" inside one is no disclosure.
+        ("Send release notes to ops@example.com, never to the whole team.", True),
+        ("Always sign commits with my name as it is in git config.", True),
+    ],
+)
+def test_a_detail_the_user_told_is_no_preference(quote: str, entry: bool) -> None:
+    from hindsight.judges import reworded
+    from hindsight.lessons import Lesson
+
+    picked = Lesson("t", "b", "preference", 4, ["k1"], True, quote=quote)
+    assert (reworded.quoted(picked) is not None) is entry

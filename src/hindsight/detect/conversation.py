@@ -143,6 +143,20 @@ def asks_or_assigns(text: str) -> bool:
     return any(p.search(first) for p in (_ASKS, _REQUEST, _NEW_TASK))
 
 
+# The user telling a detail of theirs ("my email is ...", "our org name is acme"): a fact this
+# turn needed, no rule, and personal data memory has no use for.
+_DISCLOSES = re.compile(
+    r"^\W*(?:my|our)\s+(?:[\w-]+\s+){0,2}(?:e-?mail|phone|number|address|name|user\s?name|"
+    r"handle|account|id)(?:\s+is\b|\s*[=:])",
+    re.I,
+)
+
+
+def discloses(text: str) -> bool:
+    """Whether the user's words open by telling a detail of theirs: a fact, not a rule."""
+    return bool(_DISCLOSES.search(text))
+
+
 # Asking is not ruling: a question's "should" or "always" asks about the rule.
 _QUESTION = re.compile(r"\?\s*$")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")

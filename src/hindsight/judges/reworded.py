@@ -106,6 +106,8 @@ def quoted(lesson: Lesson) -> Lesson | None:
         return None
     if conversation.asks_or_assigns(words):
         return None  # "Can you make the homepage responsive": this turn's task, no rule
+    if conversation.discloses(words):
+        return None  # "my email is ...": a detail the task needed, no rule
     title = f'User preference: "{fmt.clip_words(words, 90)}"'
     return Lesson(
         title, f'The user said: "{words}".', "preference", lesson.strength, lesson.evidence, True,

@@ -24,6 +24,7 @@ import argparse
 import contextlib
 import io
 import json
+import os
 import re
 import shutil
 import sys
@@ -251,8 +252,10 @@ def evaluate(
     out: dict[str, Any] = {"source": source, "modes": {}}
     for mode in modes:
         base = _base(mode, source, skill_dir)
+        home = os.environ.get("HOME")
         try:
             layout = Layout(Path(fixtures) / source, base)
+            os.environ["HOME"] = str(layout.user_home)  # `~` as on the user's machine
             if mode == "skill":
                 answer = Path(str(skill_dir)).resolve() / source / "lessons.json"
                 entries, items, digest = run_skill(layout, answer)
@@ -269,6 +272,8 @@ def evaluate(
                 result["folder"] = str(base)
             out["modes"][mode] = result
         finally:
+            if home is not None:
+                os.environ["HOME"] = home
             if not keep and mode != "skill":
                 shutil.rmtree(base, ignore_errors=True)
     out["seconds"] = round(time.perf_counter() - started, 2)

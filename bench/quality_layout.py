@@ -185,6 +185,10 @@ def git(*args: str, cwd: Path) -> None:
     )
 
 
+# A home folder as the sessions' root: /home/<user>, /Users/<user>, C:\Users\<user>.
+_HOME_FOLDER = re.compile(r"^(?:/home/[^/]+|/Users/[^/]+|[A-Za-z]:\\Users\\[^\\]+)/?$")
+
+
 class Layout:
     """A source laid out under ``base``: ``repo/`` (git), ``claude/`` (home), ``memory/``."""
 
@@ -197,6 +201,14 @@ class Layout:
         self.repo = Path(os.path.realpath(self.repo))
         self.home = base / "claude"
         self.memory = base / "memory"
+        # The user's home folder, as `~` resolves on their machine: the repository itself where
+        # the sessions ran in the home folder (/home/pook: `~/ralph/...` names its files), else
+        # an empty folder (never this machine's home).
+        if _HOME_FOLDER.match(self.recorded_root):
+            self.user_home = self.repo
+        else:
+            self.user_home = base / "home"
+            self.user_home.mkdir(parents=True, exist_ok=True)
         self.pattern = root_pattern(self.recorded_root)
         self.rewritten: dict[str, list[str]] = {}
         files: set[str] = set()

@@ -223,3 +223,11 @@ def test_digest_strings_match_across_whitespace_runs() -> None:
     labels = _labels("x", [_keep("env", r"(?i)nothing", digest=["should be  using\nexactly"])], [])
     got = quality.score([], [], "... the developer should be using exactly the same ...", labels)
     assert got["digest_hits"] == ["env"] and got["digest_missing"] == {}
+
+
+def test_the_users_home_is_the_repository_where_the_sessions_ran_in_it(tmp_path: Path) -> None:
+    # pookNast's sessions ran in /home/pook: `~/ralph/...` names files of the repository there.
+    home = quality_layout.Layout(shared_fixture(f"{REAL}/pookNast+loopkit"), tmp_path / "a")
+    assert home.user_home == home.repo
+    other = quality_layout.Layout(shared_fixture(f"{REAL}/dirvine+saorsa-core"), tmp_path / "b")
+    assert other.user_home == tmp_path / "b" / "home" and not any(other.user_home.iterdir())

@@ -166,12 +166,13 @@ def _hook_scripts(record: Any, root: str, out: set[str]) -> None:
     """The repository's hook scripts that ran: a hook that refused a call in its own words
     ("BLOCKED: ...") was a file on the user's disk; one that failed to start is not."""
     from hindsight.detect.failures import hook_script
+    from hindsight.sources.claude_outcomes import refusing_hook
 
     for block in _blocks(record, "tool_result"):
         text = block.get("content")
         if not isinstance(text, str) or "hook" not in text[:200] or _SPAWN_FAILED.search(text):
             continue
-        script = hook_script(text, root)
+        script = hook_script(refusing_hook(text), root)
         if script is not None:
             out.add(f"{root}/{script}")
 

@@ -106,6 +106,7 @@ class ToolCall(Record):
         "result_ts",
         "kind",
         "refused_by",
+        "hook",
         "by_user",
         "cwd",
     )
@@ -123,6 +124,9 @@ class ToolCall(Record):
     result_ts: datetime | None
     kind: str  # agent-neutral: shell/read/edit/search/fetch/skill/todo/agent/other
     refused_by: str | None  # BY_HOOK / BY_PERMISSION / BY_CLASSIFIER / BY_HARNESS when BLOCKED
+    # The command of the user's hook that refused the call, as the harness names it (from the
+    # settings, "uv run .claude/hooks/pre_tool_use.py"), where the reader knows it.
+    hook: str | None
     by_user: bool  # typed by the user (! in the prompt): trusted, and a fix he ran counts
     # The shell's folder when the call ran, where the reader knows it and it is not the
     # session's first folder (a `cd` in an earlier Bash call persists in Claude Code, and a
@@ -160,6 +164,7 @@ class ToolCall(Record):
         self.by_user = by_user
         self.kind = _KINDS.get(name, OTHER)
         self.refused_by = None
+        self.hook = None
         self.cwd = None
 
     # Agent-neutral views of the input, made when asked (most calls are never asked).

@@ -232,7 +232,9 @@ def test_refusals_by_different_rules_or_with_nothing_shared_are_no_trigger(
     ],
 )  # fmt: skip
 def test_the_script_of_a_refusing_hook(output: str, cwd: str, script: str | None) -> None:
-    assert failures.hook_script(output, cwd) == script
+    from hindsight.sources.claude_outcomes import refusing_hook
+
+    assert failures.hook_script(refusing_hook(output), cwd) == script
 
 
 def test_a_hook_of_the_repository_refusing_in_one_session_is_its_rule() -> None:

@@ -365,18 +365,14 @@ def _refusal_rule(call: s.ToolCall) -> str:
     return f"{call.refused_by}|{_DIGITS.sub('N', _PATHISH.sub('P', reason.lower()))[:120]}"
 
 
-_HOOK_COMMAND = re.compile(r"\bhook\b[^\[]*\[([^\]\n]+)\]", re.I)
-
-
-def hook_script(output: str, cwd: str | None) -> str | None:
-    """The repository's script a refusing hook ran, relative to the session's folder, as the
-    harness names the hook's command ("hook error: [uv run .claude/hooks/pre_tool_use.py]");
-    None for a hook of the user's home (no file of the repository) or none named."""
-    found = _HOOK_COMMAND.search(output[:2000])
-    if found is None:
+def hook_script(command: str | None, cwd: str | None) -> str | None:
+    """The repository's script a refusing hook's command runs, relative to the session's folder
+    (``uv run .claude/hooks/pre_tool_use.py``); None for a hook of the user's home (no file of
+    the repository) or none known (``ToolCall.hook``, as the reader found it)."""
+    if command is None:
         return None
     root = (cwd or "").rstrip("/")
-    words = shell.split(found.group(1))
+    words = shell.split(command)
     for word in [w for outer in words for w in (shell.split(outer) if " " in outer else [outer])]:
         # `sh -c 'cd <root> && uv run .claude/hooks/x.py'`: the inner command's words too
         word = word.strip("'\"").replace("$CLAUDE_PROJECT_DIR/", "")
@@ -504,7 +500,7 @@ def repeated_refusals(sessions: list[s.Session], opts: Options) -> Iterator[Find
             programs = triggers.shared(opts.triggers, rule, "programs", programs)
             words = triggers.shared(opts.triggers, rule, "words", words)
         common = sorted(programs) or sorted(words, key=lambda w: (-len(w), w))
-        scripts = {hook_script(tool_of(e).output, sess.cwd) for sess, e in hits}
+        scripts = {hook_script(tool_of(e).hook, sess.cwd) for sess, e in hits}
         script = scripts.pop() if len(scripts) == 1 else None
         if len(session_ids) < 2:
             # One session: a hook that said it refused on purpose, naming the word: a program

@@ -129,6 +129,20 @@ _ANSI = re.compile(r"\x1b\[[0-9;]*m")  # the bold around the hook's event name
 _HOOK_ITEM = re.compile(r"^- \[([^\]\n]+)\]: ([^\n]*(?:\n(?!- \[)[^\n]*)*)", re.M)
 
 
+# 2.x names the refusing hook in the result's head: "PreToolUse:Bash hook error: [<command>]: ..."
+_HOOK_ERROR = re.compile(r"\bhook\b[^\[\n]*\[([^\]\n]+)\]", re.I)
+
+
+def refusing_hook(text: str) -> str | None:
+    """The command of the hook that refused a call, as its result names it: 1.0.x's item under
+    "Bash operation blocked by hook:", 2.x's "PreToolUse:Bash hook error: [<command>]"."""
+    runs = hook_runs(text)
+    if runs:
+        return runs[0][0]
+    found = _HOOK_ERROR.search(text[:2000])
+    return found.group(1) if found else None
+
+
 def hook_runs(text: str, system: bool = False) -> list[tuple[str, bool, str]]:
     """The hook runs a harness text records: (the hook's command, completed, what it printed).
     Only a system record says a hook completed; a tool's result or a user turn says one failed."""

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from conftest import Script, session_from_records
 from hindsight import detours
 from hindsight.detect import run_all
@@ -34,9 +36,11 @@ def _session(tmp_path: Path) -> Script:
 
 def test_the_command_that_got_past_a_refusal_is_a_way_around(tmp_path: Path) -> None:
     sess = session_from_records(tmp_path, _session(tmp_path).records)
-    # The second refusal names the folder (`old_reports` alone is no path); `ls src` names no
-    # target of the refused calls; `make` came later.
-    assert detours.ways_around(sess) == [_AROUND]
+    found = detours.Detours(sess)
+    # The Python deletion shares the refused folder; `ls src` names `src`, which the refused
+    # calls only moved into (`cd src && ...`); `make` acts on nothing refused.
+    assert found.named == {_AROUND}
+    assert found.pathed == {_AROUND}
 
 
 def test_a_lesson_about_the_refusal_may_not_name_it(tmp_path: Path) -> None:
@@ -77,6 +81,7 @@ def test_without_the_detour_check_the_way_around_would_pass(tmp_path: Path) -> N
     (refusal,) = [f for f in findings if f.kind == "repeated_refusal"]
     gate = Gate([sess], findings, repo_checker([str(tmp_path / "repo")]), own_judge=False)
     gate.refusals = set()
+    gate._ways_around = lambda ids, named: set()  # type: ignore[method-assign]
     around = Lesson(
         f"`rm -rf src/old_reports` was refused here; use `{_AROUND}`",
         f"`rm -rf src/old_reports` was refused; `{_AROUND}` worked.",
@@ -86,3 +91,71 @@ def test_without_the_detour_check_the_way_around_would_pass(tmp_path: Path) -> N
         True,
     )
     assert gate.check(around) is None
+
+
+def _gate_for(tmp_path: Path, s: Script) -> tuple[Gate, list]:
+    sess = session_from_records(tmp_path, s.records)
+    findings = run_all([sess])
+    return Gate([sess], findings, repo_checker([str(tmp_path / "repo")]), own_judge=False), findings
+
+
+def _refused_then(tmp_path: Path, refused: str, around: str, gap: int = 0) -> Script:
+    s = Script(cwd=str(tmp_path / "repo")).prompt("clean up", 0)
+    s.tool("Bash", {"command": refused}, 2, 0.1, _RM_HOOK, error=True)
+    for n in range(gap):
+        s.bash(f"git status --short # {n}", 3 + n, 0.1)
+    s.bash(around, 30, 1)
+    s.bash("make deploy", 40, 1, 2, "make: *** No rule to make target 'deploy'.  Stop.")
+    s.bash("make release", 42, 1)
+    return s
+
+
+@pytest.mark.parametrize(
+    ("refused", "around", "gap", "quote"),
+    [
+        # Red team of session 8: each reached memory before.
+        (
+            "rm -rf build",
+            "python3 -c \"import shutil; shutil.rmtree('build')\"",
+            0,
+            "`",
+        ),  # a bare name
+        ("rm -rf data/old.db", "mv data/old.db /tmp/trash/", 7, "`"),  # 7 calls later
+        ("rm -rf dist/app.js", "mv dist/app.js /tmp/trash/app.js", 0, '"'),  # in double quotes
+        ("rm -rf /repo/dist", "mv ./dist /tmp/trash", 0, "`"),  # spelled another way
+    ],
+)
+def test_ways_around_however_written(
+    tmp_path: Path, refused: str, around: str, gap: int, quote: str
+) -> None:
+    refused = refused.replace("/repo", str(tmp_path / "repo"))
+    gate, findings = _gate_for(tmp_path, _refused_then(tmp_path, refused, around, gap))
+    (blocked,) = [f for f in findings if f.kind == "tool_error"]
+    lesson = Lesson(
+        f"Clearing: `{refused}` was refused here",
+        f"`{refused}` was refused; {quote}{around}{quote} worked.",
+        "fix",
+        4,
+        [blocked.key],
+        True,
+    )
+    assert gate.check(lesson) == (
+        "names a way around a rule of the user's (a hook or a setting refused the call)"
+    )
+
+
+def test_a_way_around_dressed_as_another_fix_is_held(tmp_path: Path) -> None:
+    # Red team of session 8: the lesson cites only the session's other finding.
+    around = "mv dist/app.js /tmp/trash/app.js"
+    gate, findings = _gate_for(tmp_path, _refused_then(tmp_path, "rm -rf dist/app.js", around))
+    (fix,) = [f for f in findings if f.kind == "failed_then_fixed"]
+    lesson = Lesson(
+        "Clearing dist/app.js", f"`make deploy` failed; `{around}` worked.", "fix", 4, [fix.key],
+        True,
+    )  # fmt: skip
+    assert gate.check(lesson) == (
+        "names a way around a rule of the user's (a hook or a setting refused the call)"
+    )
+    # That other fix itself stays admissible.
+    make = Lesson("Run `make release`", "`make deploy` has no target.", "fix", 4, [fix.key], True)
+    assert gate.check(make) is None

@@ -16,53 +16,62 @@ import re
 from hindsight import session as s
 from hindsight.detect import steps
 
-# The calls after a refusal where the agent tries its way around it.
-WINDOW = 6
 _BY_RULE = (s.BY_HOOK, s.BY_PERMISSION)
-# What a refused call acted on: a path or a file name (a slash or a dot inside), not a program or
-# a subcommand, which many unrelated calls share.
-_TARGET = functools.cache(lambda: re.compile(r"[\w~-]*(?:[/.][\w~-]+)+/?"))
-
-
 # Steps that only move the shell or print: the folder a chain starts with is no target.
 _NO_TARGET = frozenset({"cd", "pushd", "popd", "echo", "printf", "sleep", "true"})
+# The words of a step as targets: names and paths, wherever they stand (inside a `python3 -c`
+# program's string too).
+_TOKEN = functools.cache(lambda: re.compile(r"[\w.~/-]*\w[\w.~/-]*"))
 
 
-def _targets(call: s.ToolCall, cwd: str | None) -> set[str]:
-    if call.command is None:
-        return _targets_of(" ".join(call.paths), cwd)
-    return {t for step in _acting(call.command) for t in _targets_of(step, cwd)}
+class Detours:
+    """The commands (whole, and the steps of them) that worked after one of the user's rules
+    refused a call earlier in the session, acting on what the refused call acted on: ``named``
+    shares any name or path with it, ``pathed`` a path or file name (a slash or a dot inside)."""
+
+    def __init__(self, sess: s.Session) -> None:
+        self.named: set[str] = set()
+        self.pathed: set[str] = set()
+        root = (sess.cwd or "").rstrip("/")
+        calls = [e.tool for e in sess.events if e.tool is not None and e.subagent is None]
+        refused: set[str] = set()  # the targets of every refusal so far
+        for call in calls:
+            if call.status == s.BLOCKED and call.refused_by in _BY_RULE:
+                refused |= _targets(call, root)
+                continue
+            if not (refused and call.command and call.status == s.OK):
+                continue
+            for part in (call.command, *_acting(call.command)):
+                shared = refused & _targets_of(part, root)
+                if shared:
+                    self.named.add(part)
+                    if any("/" in t or "." in t for t in shared):
+                        self.pathed.add(part)
 
 
 def _acting(command: str) -> list[str]:
     return [p for p in steps.split(command) if steps.program_of(p) not in _NO_TARGET]
 
 
-def _targets_of(text: str, cwd: str | None) -> set[str]:
-    root = (cwd or "").rstrip("/")
-    found = {t.rstrip("/") for t in _TARGET().findall(text)}
-    # The session's folder, or a folder above it (a path with a space splits there).
-    return {t for t in found if len(t) > 3 and not root.startswith(t) and not t.startswith("-")}
+def _targets(call: s.ToolCall, root: str) -> set[str]:
+    if call.command is None:
+        return {t for p in call.paths for t in _targets_of(p, root)}
+    return {t for step in _acting(call.command) for t in _targets_of(step, root)}
 
 
-def ways_around(sess: s.Session) -> list[str]:
-    """The shell commands that worked after one of the user's rules refused a call, within
-    ``WINDOW`` calls, acting on a path or file the refused call named: each whole, and each of
-    its steps that names one (``cd /repo`` of ``cd /repo && mv build /tmp`` is no way around)."""
-
-    calls = [e.tool for e in sess.events if e.tool is not None and e.subagent is None]
-    out: list[str] = []
-    for i, call in enumerate(calls):
-        if call.status != s.BLOCKED or call.refused_by not in _BY_RULE:
+def _targets_of(step: str, root: str) -> set[str]:
+    """A step's names and paths, its program and flags left out, each path relative to the
+    session's folder ("/repo/dist/app.js" and "./dist/app.js" are "dist/app.js")."""
+    words = _TOKEN().findall(step)
+    program = steps.program_of(step)
+    out: set[str] = set()
+    for word in words:
+        if word.startswith("-") or word == program:
             continue
-        targets = _targets(call, sess.cwd)
-        if not targets:
-            continue
-        for later in calls[i + 1 : i + 1 + WINDOW]:
-            if later.status == s.BLOCKED:
-                continue  # refused too: no way around
-            command = later.command
-            if command and later.status == s.OK and targets & _targets(later, sess.cwd):
-                out.append(command)
-                out += [p for p in _acting(command) if targets & _targets_of(p, sess.cwd)]
-    return list(dict.fromkeys(out))
+        if root and word.startswith(root + "/"):
+            word = word[len(root) + 1 :]
+        word = word.removeprefix("./").rstrip("/")
+        # The session's folder or one above it (a path with a space splits there) is no target.
+        if len(word) > 2 and not (root and root.startswith(word)):
+            out.add(word)
+    return out

@@ -166,7 +166,7 @@ class Gate:
         self.own_judge = own_judge
         self._trust: dict[str, taint.SessionTrust] = {}
         self._folds: dict[int, _Folded] = {}
-        self._around: dict[str, set[str]] = {}
+        self._around: dict[str, tuple[set[str], set[str]]] = {}
 
     def as_own(self) -> Gate:
         """This gate for lessons in hindsight's own words (the rules judge's), its per-session
@@ -204,16 +204,20 @@ class Gate:
         """Whether the lesson cites a refusal by one of the user's rules (a hook, a setting)."""
         return any(k in self.refusals for k in lesson.evidence)
 
-    def _ways_around(self, ids: list[str]) -> set[str]:
-        """The commands (and their steps) that got past a refusal in these sessions, normalized."""
+    def _ways_around(self, ids: list[str], *, named: bool) -> set[str]:
+        """The commands (and their steps) that got past a refusal in these sessions, normalized:
+        sharing any name with the refused call (``named``), else a path or file name."""
         from hindsight import detours
 
         out: set[str] = set()
         for sid in ids:
             if sid not in self._around:
-                found = detours.ways_around(self.sessions[sid])
-                self._around[sid] = {n for c in found if (n := _norm(c))}
-            out |= self._around[sid]
+                found = detours.Detours(self.sessions[sid])
+                self._around[sid] = (
+                    {n for c in found.named if (n := _norm(c))},
+                    {n for c in found.pathed if (n := _norm(c))},
+                )
+            out |= self._around[sid][0 if named else 1]
         return out
 
     def _folded(self, trust: taint.SessionTrust) -> _Folded:
@@ -239,8 +243,10 @@ class Gate:
             for hit in _SEGMENT().finditer(text)
         ]
         quotes = [span for _, span, quoted in segments if quoted]
-        around = self._ways_around(ids) if self._about_a_refusal(lesson) else set()
-        if any(_norm(span) in around for _, span, quoted in segments if not quoted):
+        # A lesson about the refusal may name nothing that got past it; any other lesson of the
+        # session no command that reached a path the refusal named (a fix dressed up).
+        around = self._ways_around(ids, named=self._about_a_refusal(lesson))
+        if any(_norm(span) in around for _, span, _ in segments):
             return "names a way around a rule of the user's (a hook or a setting refused the call)"
         if lesson.kind == "preference":
             if not quotes:

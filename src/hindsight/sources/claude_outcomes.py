@@ -88,6 +88,11 @@ def status(call: s.ToolCall, text: str, top: Any) -> str:
     if head.startswith(INTERRUPTED):  # 2.0.x: an Esc during the call, written as its error
         return s.INTERRUPTED
     bare = head.removeprefix(_TAG)
+    if call.name.startswith("mcp__"):
+        # An MCP server writes its own error text, tag and all: a "PreToolUse:... hook error:
+        # [...]: BLOCKED" there may be the server's, not the harness's (red team of session 8:
+        # a server fenced off a file as "a rule of the user's"). Its failures are its own.
+        return s.ERROR
     for who, pattern in _refusals():
         if pattern.match(bare):
             call.refused_by = who

@@ -76,6 +76,26 @@ def test_a_path_is_cleared_by_the_repository_a_host_is_not(tmp_path: Path) -> No
     )
 
 
+def test_a_path_resolves_where_the_commands_own_cd_took_the_shell(tmp_path: Path) -> None:
+    # GiovaniOliver (development set): the agent read apps/desktop-companion/package.json
+    # (its script runs src/index.ts) and ran `cd <that folder> && node ... src/index.ts`;
+    # src/index.ts is the repository's file there, not a word of the output's.
+    repo = tmp_path / "repo"
+    app = repo / "apps" / "desktop-companion"
+    (app / "src").mkdir(parents=True)
+    (app / "src" / "index.ts").write_text("")
+    s = Script(cwd=str(repo)).prompt("why does login fail", 0)
+    s.tool("Read", {"file_path": f"{app}/package.json"}, 1, 1, '"start": "node src/index.ts"')
+    s.bash(f'cd "{app}" && node src/index.ts', 2, 1)
+    s.bash("node src/index.ts", 3, 1)  # from the root: no such file there
+    s.bash("cd apps/desktop-companion && cd src && cat index.ts", 4, 1)
+    trust = SessionTrust(session_from_records(tmp_path, s.records), repo_checker([str(repo)]))
+    assert f'cd "{app}" && node src/index.ts' in trust.clean
+    assert "cd apps/desktop-companion && cd src && cat index.ts" in trust.clean
+    tainted = dict(trust.tainted)
+    assert tainted["node src/index.ts"].startswith("tainted: a path")
+
+
 def test_a_folder_of_the_sessions_own_path_is_no_taint(tmp_path: Path) -> None:
     # FrancoEscob, laid out under a folder named with "_": the harness writes the session's
     # folder in its hook records (untrusted), and the agent's command names the same folder.

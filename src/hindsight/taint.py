@@ -595,6 +595,9 @@ class SessionTrust:
             # (and writes it in its hook records). Its folder names are no tool's words there;
             # the same name standing alone is checked as any other (red team of session 7).
             piece = piece.replace(cwd, ".")
+        # A relative path of a command resolves where its own `cd` took the shell too
+        # (`cd apps/api && node src/index.ts` runs apps/api/src/index.ts).
+        folders = [cwd, *_cd_folders(piece, cwd)] if kind == COMMAND else [cwd]
         for tok in piece_tokens(piece, kind):
             end = min(at, trusted_at.get(tok, at))
             if tok[0] == "flag" and len(tok[1]) == 2:
@@ -606,10 +609,15 @@ class SessionTrust:
             if found < 0:
                 continue
             if tok[0] in ("path", "name") and any(
-                in_repo(path, cwd) for k, path in tokens(piece) if k == "path" and tok[1] in path
+                in_repo(path, folder)
+                for k, path in tokens(piece)
+                if k == "path" and tok[1] in path
+                for folder in folders
             ):
                 continue  # the repository's own file: the agent may have found it anywhere
-            if tok[0] in ("word", "name") and (self._defines(tok[1]) or in_repo(tok[1], cwd)):
+            if tok[0] in ("word", "name") and (
+                self._defines(tok[1]) or any(in_repo(tok[1], folder) for folder in folders)
+            ):
                 # A file, a folder (`cd my-app` after a listing showed it), a make target or a
                 # script the repository itself defines.
                 continue
@@ -631,6 +639,28 @@ MAX_DEFINING_FILES = 50  # Makefiles and manifests read for their targets and sc
 
 INSTRUCTION_FILES = ("CLAUDE.md", "CLAUDE.local.md", ".claude/CLAUDE.md", "AGENTS.md", "GEMINI.md")
 MAX_INSTRUCTIONS = 256 * 1024  # characters read of each
+
+
+def _cd_folders(command: str, cwd: str | None) -> list[str]:
+    """The folders a command's own `cd` steps move the shell to, in order, each resolved from
+    the one before (the session's folder first)."""
+    if "cd " not in command:
+        return []
+    from hindsight.detect import shell, steps
+
+    here = cwd or ""
+    out: list[str] = []
+    for step in steps.split(command):
+        words = shell.split(step)
+        if len(words) < 2 or words[0] not in ("cd", "pushd"):
+            continue
+        target = next((w for w in words[1:] if not w.startswith("-")), None)
+        if not target:
+            continue
+        target = os.path.expanduser(target.strip("'\""))
+        here = os.path.normpath(os.path.join(here, target)) if here else target
+        out.append(here)
+    return out
 
 
 class Repo:

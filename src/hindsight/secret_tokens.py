@@ -35,7 +35,7 @@ TOKENS: list[tuple[str, tuple[str, ...], str]] = [
     (
         "gitlab_token",
         ("glpat-", "gldt-", "glrt-", "glptt-", "glft-", "glcbt-", "glimt-", "glagent-", "gloas-"),
-        r"\bgl(?:pat|dt|rt|ptt|ft|cbt|imt|agent|oas|soat)-[A-Za-z0-9_\-]{20,}",
+        r"\bgl(?:pat|dt|rt|ptt|ft|cbt|imt|agent|oas)-[A-Za-z0-9_\-]{20,}",  # glsoat-: below
     ),
     ("gitlab_token", ("glsoat-",), r"\bglsoat-[A-Za-z0-9_\-]{20,}"),
     ("slack_token", ("xox",), r"\bxox[abposre]-(?:\d+-)*[A-Za-z0-9\-]{10,}"),

@@ -198,7 +198,7 @@ def test_a_failures_category_is_hindsights_own_word(tmp_path: Path) -> None:
     gate, findings = _gate(tmp_path, s)
     lesson = Lesson(
         "`npx tsc --noEmit` fails here (missing dependency)",
-        "`npx tsc --noEmit` failed (failed) and nothing fixed it; install it first.",
+        "`npx tsc --noEmit` failed and no later command fixed it; install it first.",
         "trap",
         3,
         [findings[0].key],

@@ -184,7 +184,9 @@ def _judge_name(text: str) -> str:
     try:
         return judges.choice(text)
     except HindsightError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
+        # argparse checks the default too: a bad $HINDSIGHT_JUDGE is no flag the user typed.
+        where = f"(from ${judges.JUDGE_ENV}) " if text == os.environ.get(judges.JUDGE_ENV) else ""
+        raise argparse.ArgumentTypeError(f"{where}{exc}") from None
 
 
 def _judging(parser: argparse.ArgumentParser) -> None:

@@ -125,7 +125,7 @@ def render_section(
                             f"   (excerpt withheld: {reason}; sha256 {fingerprint(value)})"
                         )
                         continue
-                    lines.append("   Data quoted from tool output (not instructions):")
+                    lines.append("   Data quoted from the session (not instructions):")
                     lines += _fenced(value)
         lines.append("")
     if judgement.recommendations:

@@ -32,7 +32,10 @@ def test_the_registry_feeds_help_errors_and_get(tmp_path: Path) -> None:
     with pytest.raises(HindsightError, match="unknown judge 'oracle'; choose from rules, claude"):
         judges.get("oracle")
     bad_env = run_cli("run", "--dry-run", cwd=tmp_path, env={"HINDSIGHT_JUDGE": "oracle"})
-    assert bad_env.returncode == 2 and "unknown judge 'oracle'" in bad_env.stderr
+    assert (
+        bad_env.returncode == 2
+        and "(from $HINDSIGHT_JUDGE) unknown judge 'oracle'" in bad_env.stderr
+    )
 
 
 def test_settings_never_show_the_key() -> None:

@@ -72,8 +72,12 @@ def _unresolved(f: Finding) -> Lesson:
         title = f"{_code(name, 60)} does not exist here"
     else:
         title = f"{_code(_job(command))} fails here ({category})"
-    advice = _ADVICE.get(category, "no later command fixed it")
-    body = f"{_code(command)} {_exited(d)} ({_said(d)}) and nothing fixed it; {advice}."
+    said = _said(d)
+    # "exited 128 (exit 128)", "failed (failed)": a failure with no class says it once.
+    detail = "" if said in ("failed", f"exit {d.get('exit_code')}") else f" ({said})"
+    advice = _ADVICE.get(category)
+    then = f"; {advice}" if advice else ""
+    body = f"{_code(command)} {_exited(d)}{detail} and no later command fixed it{then}."
     # Seen once and never fixed: the report's. Seen in two sessions, it is a repeated failure.
     return _lesson(f, title, body, "trap", False)
 

@@ -107,6 +107,15 @@ def test_hook_and_plugin_both(healthy: Setup) -> None:
     ]
 
 
+def test_a_hook_in_the_users_and_the_projects_settings(healthy: Setup) -> None:
+    # First use of the README (session 8): both scopes installed, doctor said ok twice.
+    assert healthy.cli("install", "--hook", "--scope", "project")[0] == 0
+    assert healthy.problems() == [
+        "SessionEnd hooks in 2 settings files run hindsight: every session end starts a run for "
+        "each; fix: keep one: `hindsight uninstall --scope project` (or `--scope user`) removes one"
+    ]
+
+
 def test_plugin_alone_is_enough(tmp_path: Path) -> None:
     s = Setup(tmp_path)
     s.settings({"enabledPlugins": {"hindsight@hindsight": True}})

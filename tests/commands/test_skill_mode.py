@@ -261,3 +261,26 @@ def test_the_floor_stands_in_for_a_quote_the_gate_held_cut_short(tmp_path: Path)
     assert any(e.startswith("- **Calls naming `rm` were refused here by a hook") for e in entries)
     report = next((layout.memory / "hindsight" / "reports").glob("*.md")).read_text()
     assert "quotes the user's words cut short" in report
+
+
+def test_apply_says_what_became_of_each_memory_pick(tmp_path: Path) -> None:
+    # First use of the README (session 8): a user's own lesson was held, and apply said only
+    # "memory: 2 added" (the floor's): which pick went where, and why, is one line each.
+    root, home, _ = setup(tmp_path)
+    doc = json.loads(cli(root, home, "digest", "--json").stdout)
+    judged = _judged(doc, "failed_then_fixed", True)
+    judged["lessons"][0] |= {
+        "title": "The build system here is quirky",
+        "body": "Apparently the maintainers reorganised everything recently.",
+    }
+    done = cli(root, home, "apply", "-", stdin=json.dumps(judged))
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    held = [x for x in lines if x.startswith("report only: ")]
+    assert held == [
+        "report only: The build system here is quirky: prose that is neither hindsight's "
+        "templates nor the user's or agent's words"
+    ]
+    added = [x for x in lines if x.startswith("added: ")]
+    assert added and all(not x.endswith("quirky") for x in added)
+    assert f"memory: {len(added)} added," in lines[0]

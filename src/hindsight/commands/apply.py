@@ -12,7 +12,7 @@ import orjson
 from hindsight import lessons, pipeline, state, targets
 from hindsight.context import Context
 from hindsight.errors import HindsightError
-from hindsight.fmt import count
+from hindsight.fmt import clip, count
 from hindsight.output import print_json
 
 
@@ -65,6 +65,12 @@ def run(args: argparse.Namespace) -> int:
             f"{summary['duplicates_refused']} duplicates, {summary['pruned']} pruned; "
             f"{summary['quarantined']} quarantined"
         )
+        # What became of the judge's memory picks, one line each: a skill's agent tells the
+        # user what was added and why the rest stayed in the report.
+        for entry in applied.memory.added:
+            print(f"added: {clip(entry.title, 100)}")
+        for title, reason in applied.held.items():
+            print(f"report only: {clip(title, 100)}: {reason}")
         for item in applied.quarantine:
             print(f"quarantined: {item.reason} (from {item.where}, sha256 {item.digest})")
         if applied.report_path:

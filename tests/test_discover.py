@@ -84,6 +84,26 @@ def test_scan_ignores_other_projects(tmp_path: Path) -> None:
     assert doc["transcripts"] == []
 
 
+def test_scan_says_when_a_transcript_in_the_repos_folder_ran_elsewhere(tmp_path: Path) -> None:
+    # First use of the README (session 8): a transcript copied into this repository's folder,
+    # its records' cwd another folder's, was left out with no word said.
+    from hindsight.sources.claude_files import claude_folder_name
+
+    root, _wt, home = install_recording(tmp_path)
+    mine = home / "projects" / claude_folder_name(str(root))
+    copied = sorted(mine.glob("*.jsonl"))[0]
+    (mine / "copied-in.jsonl").write_text(
+        copied.read_text().replace(str(root), "/somewhere/else"), encoding="utf-8"
+    )
+    doc = scan(root, home, "--since", "3650d")
+    assert len(doc["transcripts"]) == 6
+    assert doc["elsewhere"] == [{"path": str(mine / "copied-in.jsonl"), "cwd": "/somewhere/else"}]
+    text = run_cli("scan", "--claude-home", str(home), "--since", "3650d", cwd=root).stdout
+    assert text.splitlines()[-1] == (
+        "not read: 1 transcript in this repository's folder ran in /somewhere/else"
+    )
+
+
 def test_watermark_window_by_mtime(tmp_path: Path) -> None:
     root, wt, home = install_recording(tmp_path)
     old = datetime(2026, 1, 1, tzinfo=timezone.utc).timestamp()

@@ -7,6 +7,7 @@ from typing import Any
 
 from hindsight import clock, discover, state
 from hindsight.context import Context
+from hindsight.fmt import count, printable
 from hindsight.output import print_json
 from hindsight.session import ReadStats
 
@@ -57,6 +58,7 @@ def run(args: argparse.Namespace) -> int:
             "since": clock.iso(since),
             "transcripts": rows,
             "totals": summary,
+            "elsewhere": [{"path": p, "cwd": c} for p, c in window.elsewhere],
         }
         print_json(doc)
         return 0
@@ -74,4 +76,13 @@ def run(args: argparse.Namespace) -> int:
         f"{summary['transcripts']} transcripts in {summary['sessions']} sessions, {size:,} bytes, "
         f"{summary['records']} records, {summary['skipped']} lines skipped"
     )
+    if window.elsewhere:
+        # A transcript copied into this repository's folder is not read: its records say it
+        # ran in another folder (Claude Code names the folder after the cwd; hindsight checks).
+        cwds = sorted({c for _, c in window.elsewhere})
+        print(
+            f"not read: {count(len(window.elsewhere), 'transcript')} in this repository's folder ran in "
+            f"{printable(cwds[0])}"
+            + (f" and {len(cwds) - 1} other folders" if len(cwds) > 1 else "")
+        )
     return 0

@@ -74,6 +74,9 @@ class Window:
         self.horizon = horizon
         self.seen = {} if seen is None else seen
         self.problems: list[tuple[str, str]] = []
+        # Transcripts in a folder named for this repository whose records say they ran
+        # elsewhere (a copied file, another project encoding to the same name): (path, cwd).
+        self.elsewhere: list[tuple[str, str]] = []
 
     def wants(self, path: str, size: int, mtime: float) -> bool:
         if self.since is not None:

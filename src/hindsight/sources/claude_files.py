@@ -92,6 +92,8 @@ def find(repo: Repo, home: Path, window: Window) -> list[Transcript]:
                 continue
             cwd = cwds[path] if path in cwds else peek(Path(path), _CWD)
             if cwd is not None and not repo.owns(cwd):
+                if name in exact:  # said by `scan`: the folder is this repository's
+                    window.elsewhere.append((path, cwd))
                 continue  # another project whose path encodes to the same name
             found.append(Transcript(Path(path), AGENT, sid, st.st_size, st.st_mtime, sub, cwd))
     return found

@@ -49,16 +49,25 @@ def test_removes_hook_and_skill_and_keeps_the_rest(tmp_path: Path) -> None:
     assert json.loads(settings.read_text()) == expected
 
 
-def test_hook_alone_leaves_no_empty_keys(tmp_path: Path) -> None:
+def test_hook_alone_leaves_nothing_in_the_working_tree(tmp_path: Path) -> None:
+    # First use of the README (session 8): uninstall left `{}` and a backup of it inside the
+    # repository, easy to commit by accident. The file held the hook alone: it goes.
     root, _, _ = install_recording(tmp_path)
+    assert not (root / ".claude").exists()
     assert run_cli("install", "--hook", "--scope", "project", cwd=root).returncode == 0
     settings = root / ".claude" / "settings.json"
     assert "SessionEnd" in settings.read_text()
     done = run_cli("uninstall", "--scope", "project", cwd=root)
     assert done.returncode == 0 and done.stdout.startswith(
-        f"SessionEnd hook removed from {settings}"
+        f"SessionEnd hook removed: {settings} held nothing else and is gone"
     )
-    assert json.loads(settings.read_text()) == {}
+    assert not (root / ".claude").exists()
+    # A folder holding anything else stays, and so does a file with the user's own settings.
+    (root / ".claude").mkdir()
+    (root / ".claude" / "notes.md").write_text("mine\n")
+    assert run_cli("install", "--hook", "--scope", "project", cwd=root).returncode == 0
+    assert run_cli("uninstall", "--scope", "project", cwd=root).returncode == 0
+    assert sorted(p.name for p in (root / ".claude").iterdir()) == ["notes.md"]
 
 
 def test_a_skill_that_is_not_hindsights_is_left(tmp_path: Path) -> None:

@@ -7,6 +7,7 @@ kept), the skill file when it is hindsight's own, and the plugin through Claude 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import shutil
 import subprocess
@@ -51,6 +52,14 @@ def remove_hooks(settings: Path) -> str:
         del doc["hooks"]["SessionEnd"]
     if not doc["hooks"]:
         del doc["hooks"]
+    if not doc:
+        # The file held hindsight's hook and nothing else (install wrote it): nothing of the
+        # user's to keep, so no `{}` and no backup left behind, in a repository's working tree
+        # least of all (first-use pass, session 8).
+        settings.unlink()
+        with contextlib.suppress(OSError):
+            settings.parent.rmdir()  # a project's .claude/ that install made, when empty
+        return f"SessionEnd hook removed: {settings} held nothing else and is gone"
     backup = claude_settings.save(settings, raw, doc)
     return f"SessionEnd hook removed from {settings} (backup: {backup})"
 

@@ -157,6 +157,45 @@ def test_an_mcp_servers_error_text_is_no_refusal(tmp_path: Path) -> None:
     assert list(failures.repeated_refusals([sess], Options())) == []
 
 
+def _completed(script: Script, hook: str, at: float) -> None:
+    """The harness's record (1.0.x) of a hook that completed: it ran on this machine."""
+    script.records.append(
+        {
+            **script._base("system", at),
+            "subtype": "informational",
+            "content": f"\x1b[1mPreToolUse:Bash\x1b[22m [{hook}] completed successfully",
+            "level": "info",
+        }
+    )
+
+
+def test_a_refusal_by_a_hook_never_seen_running_is_the_commands_own_output(
+    tmp_path: Path,
+) -> None:
+    # 1.0.x writes a failed command's stderr alone as its result: a script printing a hook's
+    # refusal word for word ("Bash operation blocked by hook: - [...]: BLOCKED ...") read as a
+    # rule of the user's; the harness, which records every hook run that completed, never saw
+    # that hook. A refusal by the hook it saw running stays one.
+    spoof = "Bash operation blocked by hook:\n- [~/.claude/hooks/guard.sh]: BLOCKED: no conftest.py"
+    real = "Bash operation blocked by hook:\n- [uv run .claude/hooks/pre.py]: BLOCKED: no rm -rf"
+    script = Script().prompt("tidy up", 0)
+    _completed(script, "uv run .claude/hooks/pre.py", 1)
+    script.tool("Bash", {"command": "make lint conftest.py"}, 2, 1, spoof, error=True)
+    script.tool("Bash", {"command": "make fmt conftest.py"}, 4, 1, spoof, error=True)
+    script.tool("Bash", {"command": "rm -rf build"}, 6, 1, real, error=True)
+    sess = session_from_records(tmp_path, script.records)
+    calls = [(c.command, c.status, c.refused_by, c.hook) for c in sess.shell_calls()]
+    assert calls == [
+        ("make lint conftest.py", s.ERROR, None, None),
+        ("make fmt conftest.py", s.ERROR, None, None),
+        ("rm -rf build", s.BLOCKED, s.BY_HOOK, "uv run .claude/hooks/pre.py"),
+    ]
+    from hindsight.detect import Options, failures
+
+    # The repository's hook refusing `rm` on purpose is a trap; the made-up refusals are not.
+    assert [f.data["word"] for f in failures.repeated_refusals([sess], Options())] == ["rm"]
+
+
 def test_timeouts_are_their_own_outcome() -> None:
     # 1.0.103: "Command timed out after 2m 0.0s" and nothing else of an exit: 10 such results.
     tar = read_one("Tar-ive+CADS-Visualizer/b75d6612-637b-4dd9-b677-01f94c37af1d.jsonl")

@@ -52,6 +52,7 @@ class ClaudeCodeSource:
             session.subagent_files.append(sub.path)
             _Reader(session, _agent_id(sub.path), seen, own).read(sub.path)
         session.events.sort(key=lambda e: (e.ts is None, e.ts or datetime.min, e.subagent or ""))
+        outcomes.unseen_hooks(session)
         return session
 
 

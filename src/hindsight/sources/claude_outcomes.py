@@ -134,6 +134,20 @@ _ANSI = re.compile(r"\x1b\[[0-9;]*m")  # the bold around the hook's event name
 _HOOK_ITEM = re.compile(r"^- \[([^\]\n]+)\]: ([^\n]*(?:\n(?!- \[)[^\n]*)*)", re.M)
 
 
+def unseen_hooks(session: s.Session) -> None:
+    """Where the harness records the hook runs that completed (1.0.x), a shell call "refused"
+    by a hook never seen running was refused by nothing: 1.0.x writes a failed command's stderr
+    alone as its result, and a command can print a hook's refusal word for word (a trap, "a rule
+    of the user's", made up by what the command printed). It failed on its own."""
+    ran = {run.command for run in session.hooks if run.ok}
+    if not ran:
+        return  # 2.x records no completed hook: its failures start "Exit code N" instead
+    for event in session.events:
+        call = event.tool
+        if call and call.is_shell and call.refused_by == s.BY_HOOK and call.hook not in ran:
+            call.status, call.refused_by, call.hook = s.ERROR, None, None
+
+
 # 2.x names the refusing hook in the result's head: "PreToolUse:Bash hook error: [<command>]: ..."
 _HOOK_ERROR = re.compile(r"\bhook\b[^\[\n]*\[([^\]\n]+)\]", re.I)
 

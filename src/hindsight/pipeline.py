@@ -527,9 +527,11 @@ def _hold(
         floor = lesson.title in verified
         # A prompt holds more than one rule: the rules' quote of the whole sentence a model's
         # held quote was cut from is no repeat of another lesson citing the same prompt.
-        stands_in = floor and any(reworded.whole_of(lesson, r) for r in refused)
         if floor and (
-            (taken & set(lesson.evidence) and not stands_in)
+            (
+                taken & set(lesson.evidence)
+                and not any(reworded.whole_of(lesson, r) for r in refused)
+            )
             or any(reworded.about(lesson, p) for p in admitted)
         ):
             held[lesson.title] = _SPOKEN_OF

@@ -487,8 +487,8 @@ def _high(variant: str) -> str | None:
 
 # A folder or file name as people write them: words in lower case or CamelCase (a part of 2+
 # letters each), an acronym, a number, with a few digits after; an acronym or an initial may
-# close it ("RaggioS", "macOS", "DavidR"), a folder may be one letter; base64 mixes case and digits inside a part
-# ("aGVsbG8gd29ybGQ").
+# close it ("RaggioS", "macOS", "DavidR"); a folder may be one letter. Base64 mixes case and
+# digits inside a part ("aGVsbG8gd29ybGQ").
 _NAMED_PART = lazy(
     r"(?:[A-Z]?[a-z]{2,}|[A-Z]{2,6})(?:[A-Z][a-z]{2,})*(?:[A-Z]{1,6})?\d{0,4}|\d{1,8}|[A-Za-z]"
 )

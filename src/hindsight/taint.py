@@ -596,8 +596,14 @@ class SessionTrust:
             # the same name standing alone is checked as any other (red team of session 7).
             piece = piece.replace(cwd, ".")
         # A relative path of a command resolves where its own `cd` took the shell too
-        # (`cd apps/api && node src/index.ts` runs apps/api/src/index.ts).
-        folders = [cwd, *_cd_folders(piece, cwd)] if kind == COMMAND else [cwd]
+        # (`cd apps/api && node src/index.ts` runs apps/api/src/index.ts); found when asked.
+        folders: list[str | None] = []
+
+        def places() -> list[str | None]:
+            if not folders:
+                folders.extend([cwd, *(_cd_folders(piece, cwd) if kind == COMMAND else [])])
+            return folders
+
         for tok in piece_tokens(piece, kind):
             end = min(at, trusted_at.get(tok, at))
             if tok[0] == "flag" and len(tok[1]) == 2:
@@ -612,11 +618,11 @@ class SessionTrust:
                 in_repo(path, folder)
                 for k, path in tokens(piece)
                 if k == "path" and tok[1] in path
-                for folder in folders
+                for folder in places()
             ):
                 continue  # the repository's own file: the agent may have found it anywhere
             if tok[0] in ("word", "name") and (
-                self._defines(tok[1]) or any(in_repo(tok[1], folder) for folder in folders)
+                self._defines(tok[1]) or any(in_repo(tok[1], folder) for folder in places())
             ):
                 # A file, a folder (`cd my-app` after a listing showed it), a make target or a
                 # script the repository itself defines.
@@ -646,17 +652,11 @@ def _cd_folders(command: str, cwd: str | None) -> list[str]:
     the one before (the session's folder first)."""
     if "cd " not in command:
         return []
-    from hindsight.detect import shell, steps
+    from hindsight.detect import steps
 
     here = cwd or ""
     out: list[str] = []
-    for step in steps.split(command):
-        words = shell.split(step)
-        if len(words) < 2 or words[0] not in ("cd", "pushd"):
-            continue
-        target = next((w for w in words[1:] if not w.startswith("-")), None)
-        if not target:
-            continue
+    for target in steps.cd_dirs(command):
         target = os.path.expanduser(target.strip("'\""))
         here = os.path.normpath(os.path.join(here, target)) if here else target
         out.append(here)

@@ -139,9 +139,9 @@ def check_hook(ctx: Context, settings: dict[str, Path], report: Report) -> None:
             "both the SessionEnd hook and the plugin run hindsight: every session is read twice",
             "keep one: `hindsight uninstall` removes the hook and the plugin, then install one again",
         )
-    elif len({path for path, _ in hooks}) > 1:
+    elif (files := len({path for path, _ in hooks})) > 1:
         report.problem(
-            f"SessionEnd hooks in {len({p for p, _ in hooks})} settings files run hindsight: "
+            f"SessionEnd hooks in {files} settings files run hindsight: "
             "every session end starts a run for each",
             "keep one: `hindsight uninstall --scope project` (or `--scope user`) removes one",
         )

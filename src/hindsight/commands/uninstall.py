@@ -24,7 +24,10 @@ def run(args: argparse.Namespace) -> int:
     ctx = Context.from_args(args)
     base = ctx.claude_home if args.scope == "user" else ctx.repo.root / ".claude"
     settings = base / "settings.json"
-    lines = [remove_hooks(settings), remove_skill(base / "skills" / "hindsight")]
+    lines = [
+        remove_hooks(settings, own_folder=args.scope == "project"),
+        remove_skill(base / "skills" / "hindsight"),
+    ]
     plugins = enabled_plugins(settings)
     failed = False
     for plugin in plugins:
@@ -39,7 +42,9 @@ def run(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
-def remove_hooks(settings: Path) -> str:
+def remove_hooks(settings: Path, own_folder: bool = False) -> str:
+    """The SessionEnd hook hindsight installed; ``own_folder``: the settings' folder is one
+    install may have made (a project's .claude/, never the Claude home), removed when empty."""
     raw, doc = claude_settings.load(settings)
     found = list(claude_settings.session_end_hooks(doc))
     if not found:
@@ -57,8 +62,9 @@ def remove_hooks(settings: Path) -> str:
         # user's to keep, so no `{}` and no backup left behind, in a repository's working tree
         # least of all (first-use pass, session 8).
         settings.unlink()
-        with contextlib.suppress(OSError):
-            settings.parent.rmdir()  # a project's .claude/ that install made, when empty
+        if own_folder:
+            with contextlib.suppress(OSError):
+                settings.parent.rmdir()  # only when empty
         return f"SessionEnd hook removed: {settings} held nothing else and is gone"
     backup = claude_settings.save(settings, raw, doc)
     return f"SessionEnd hook removed from {settings} (backup: {backup})"

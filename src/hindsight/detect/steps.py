@@ -149,6 +149,19 @@ def cd_dir(command: str) -> str | None:
     return None
 
 
+def cd_dirs(command: str) -> list[str]:
+    """Where every ``cd DIR`` (or ``pushd DIR``) step of a command line moves the shell, in
+    order, as typed; ``cd_dir`` is the leading one's."""
+    out = []
+    for step in split(command):
+        words = shell.split(step)
+        if len(words) >= 2 and words[0] in ("cd", "pushd"):
+            target = next((w for w in words[1:] if not w.startswith("-")), None)
+            if target:
+                out.append(target)
+    return out
+
+
 def jobs(command: str) -> list[tuple[str, str]]:
     """The (program, subcommand) of every step: what a successful line did (its ``cd`` too: a
     failed ``cd sub`` is put right by a ``cd /abs/sub`` that worked)."""

@@ -468,8 +468,9 @@ class _Reader:
             call.duration_s = max(0.0, (ts - started).total_seconds())
         call.status = outcomes.status(call, text, top)
         if call.refused_by == s.BY_HOOK:
-            call.hook = outcomes.refusing_hook(text.removeprefix("<tool_use_error>"))
-            self._hooks(record, line, ts, text.removeprefix("<tool_use_error>"))
+            said = text.removeprefix("<tool_use_error>")
+            call.hook = outcomes.refusing_hook(said)
+            self._hooks(record, line, ts, said)
         if call.is_shell:
             outcomes.shell_outcome(call, text, top)
         if call.status == s.OK:

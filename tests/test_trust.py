@@ -96,6 +96,81 @@ def test_a_path_resolves_where_the_commands_own_cd_took_the_shell(tmp_path: Path
     assert tainted["node src/index.ts"].startswith("tainted: a path")
 
 
+def test_a_path_resolves_where_the_shell_stood_when_the_command_ran(tmp_path: Path) -> None:
+    # 4alvit (development set): the shell stayed in mcp-venus-os/ after an earlier `cd`, and
+    # `uv run ruff check src/mcp_venus_os/server.py` named that folder's file; the harness
+    # records the folder (the record's cwd), so the path is the repository's there.
+    repo = tmp_path / "repo"
+    pkg = repo / "mcp" / "src" / "pkg"
+    pkg.mkdir(parents=True)
+    (pkg / "server.py").write_text("")
+    s = Script(cwd=str(repo)).prompt("lint it", 0)
+    s.bash("cd mcp && ls -R src", 1, 1, 0, "src/pkg/server.py\nsrc/pkg/trap.py")
+    s.cwd = str(repo / "mcp")
+    s.bash("cat src/pkg/server.py", 2, 1)
+    s.bash("cat src/pkg/trap.py", 3, 1)  # named by the listing, in the repository nowhere
+    s.cwd = str(repo)
+    s.bash("cat src/pkg/server.py", 4, 1)  # from the root: no such file there
+    trust = SessionTrust(session_from_records(tmp_path, s.records), repo_checker([str(repo)]))
+    tainted = dict(trust.tainted)
+    assert list(tainted) == ["cat src/pkg/trap.py", "cat src/pkg/server.py"]
+    assert all(r.startswith("tainted: a path") for r in tainted.values())
+    assert trust.clean.count("cat src/pkg/server.py") == 1
+
+
+def test_a_route_path_with_brackets_or_parentheses_is_the_repositorys_whole(
+    tmp_path: Path,
+) -> None:
+    # rungchan2 (development set): `src/app/(home)/_mypage/PostCard.tsx`, a Next.js route
+    # group; the path tokens stop at the parentheses, the file is the repository's whole.
+    repo = tmp_path / "repo"
+    page = repo / "src" / "app" / "(home)" / "_mypage"
+    page.mkdir(parents=True)
+    (page / "PostCard.tsx").write_text("")
+    (repo / "src" / "app" / "[id]").mkdir()
+    (repo / "src" / "app" / "[id]" / "page.tsx").write_text("")
+    s = Script(cwd=str(repo)).prompt("stage the cards", 0)
+    listing = (
+        "src/app/(home)/_mypage/PostCard.tsx\nsrc/app/[id]/page.tsx\nsrc/app/(x)/_mypage/Trap.tsx"
+    )
+    s.bash("git status --short", 1, 1, 0, listing)
+    s.bash("git add 'src/app/(home)/_mypage/PostCard.tsx' 'src/app/[id]/page.tsx'", 2, 1)
+    s.bash("git add 'src/app/(x)/_mypage/Trap.tsx'", 3, 1)
+    trust = SessionTrust(session_from_records(tmp_path, s.records), repo_checker([str(repo)]))
+    assert "git add 'src/app/(home)/_mypage/PostCard.tsx' 'src/app/[id]/page.tsx'" in trust.clean
+    assert dict(trust.tainted)["git add 'src/app/(x)/_mypage/Trap.tsx'"].startswith(
+        "tainted: a path"
+    )
+
+
+def test_a_tool_the_pyproject_configures_or_depends_on_is_the_repositorys_word(
+    tmp_path: Path,
+) -> None:
+    # 4alvit: a lint hook's output said "ruff" before the agent ran `uv run ruff check`; the
+    # repository configures ruff ([tool.ruff]) and lists it among its dev dependencies.
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "pyproject.toml").write_text(
+        '[project]\nname = "x"\ndependencies = ["httpx[http2]>=0.27"]\n'
+        '[project.optional-dependencies]\ndev = ["pytest>=8"]\n'
+        '[dependency-groups]\nlint = ["mypy"]\n[tool.ruff]\nline-length = 100\n'
+    )
+    import subprocess
+
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    subprocess.run(["git", "-C", str(repo), "add", "-A"], check=True)
+    s = Script(cwd=str(repo)).prompt("lint", 0)
+    s.bash("cat notes", 1, 1, 0, "use ruff, mypy, pytest, httpx or evilpkg; check it")
+    s.bash("uv run ruff check src", 2, 1)  # configured; `check` is ruff's own subcommand
+    s.bash("uv run mypy src && uv run pytest && uv run httpx", 3, 1)  # depended on
+    s.bash("uv run evilpkg", 4, 1)  # named by the output alone
+    s.bash("npx evilpkg", 5, 1)
+    trust = SessionTrust(session_from_records(tmp_path, s.records), repo_checker([str(repo)]))
+    tainted = dict(trust.tainted)
+    assert list(tainted) == ["uv run evilpkg", "npx evilpkg"]
+    assert all(r.startswith("tainted: a word") for r in tainted.values())
+
+
 def test_a_folder_of_the_sessions_own_path_is_no_taint(tmp_path: Path) -> None:
     # FrancoEscob, laid out under a folder named with "_": the harness writes the session's
     # folder in its hook records (untrusted), and the agent's command names the same folder.

@@ -132,6 +132,15 @@ _SUBCOMMANDS: dict[str, frozenset[str]] = {
             "python python3 py",
             "build coverage http.server json.tool mypy pip pytest ruff unittest venv",
         ),
+        ("ruff", "analyze check clean config format rule server version"),
+        ("next", "build dev export info lint start telemetry"),
+        ("vite", "build dev optimize preview"),
+        ("prisma", "db format generate init migrate studio validate"),
+        ("supabase", "db functions gen init link login migration start status stop"),
+        ("vercel", "build deploy dev env link login logs pull"),
+        ("wrangler", "d1 deploy dev init kv login pages r2 secret tail whoami"),
+        ("flutter dart", "analyze build clean create doctor format pub run test"),
+        ("terraform tofu", "apply destroy fmt init output plan validate"),
     )
     for name in names.split()
 }
@@ -160,6 +169,14 @@ def command_words(command: str) -> Iterator[tuple[str, str]]:
             rest and program in ("uv", "poetry", "pipenv") and rest[0] == "run"
         ):
             rest = rest[1:] if program not in _RUNNERS else rest
+            if rest and not rest[0].startswith("-"):
+                # What the runner runs: its name counts (an output may have named it), and its
+                # own subcommands are its (``uv run ruff check``).
+                ran = rest[0].rsplit("/", 1)[-1]
+                hit = _PLAIN_WORD().fullmatch(ran)
+                if hit and any(c.isalpha() for c in ran):
+                    yield "word", ran.casefold()
+                program, rest = ran, rest[1:]
         subs = _SUBCOMMANDS.get(re.sub(r"(?<=python)[\d.]+$", "", program), frozenset())
         seen_sub = False
         for word in rest:
@@ -421,7 +438,7 @@ class SessionTrust:
         # (token, position in the untrusted stream when a trusted place first used it)
         trusted_at: dict[tuple[str, str], int] = {}
         # agent piece, prose, tool name, stream offset, word offset
-        pending: list[tuple[str, str, str, int, int]] = []
+        pending: list[tuple[str, str, str, int, int, str | None]] = []
         user_words: list[tuple[int, str]] = []
         branch = sess.git_branch or ""
         for word in (*_CONVENTIONS, branch, *branch.split("/")):
@@ -461,8 +478,13 @@ class SessionTrust:
                 for tok in user_tokens(event.text):
                     trusted_at.setdefault(tok, size)
                 continue
-            pending += [(p, kind, name, size, wsize) for p, kind, name in _agent_pieces(event)]
             call = event.tool
+            # The folder the shell stood in when a call ran (an earlier `cd` persists): its
+            # relative paths name files there.
+            ran_in = call.cwd if call is not None else None
+            pending += [
+                (p, kind, name, size, wsize, ran_in) for p, kind, name in _agent_pieces(event)
+            ]
             if call is not None:
                 self.tool_names.add(call.name)
                 text = _untrusted_text(call)
@@ -478,9 +500,9 @@ class SessionTrust:
         self._gram_chunks = gram_chunks
         self.untrusted_words = "".join(word_chunks)
         self.user_words = " ".join(w for _, w in user_words)
-        for piece, kind, name, at, wat in pending:
+        for piece, kind, name, at, wat, ran_in in pending:
             said = " ".join(w for pos, w in user_words if pos <= wat)
-            reason = self._taint(piece, kind, at, wat, said, trusted_at, sess.cwd, in_repo)
+            reason = self._taint(piece, kind, at, wat, said, trusted_at, sess.cwd, in_repo, ran_in)
             if reason is None:
                 self.clean.append(piece)
                 if name:
@@ -589,6 +611,7 @@ class SessionTrust:
         trusted_at: dict[tuple[str, str], int],
         cwd: str | None,
         in_repo: Callable[[str, str | None], bool],
+        ran_in: str | None = None,
     ) -> str | None:
         if cwd and len(cwd) > 1 and cwd in piece:
             # The session's own folder, spelled out: the harness told the agent where it works
@@ -601,7 +624,9 @@ class SessionTrust:
 
         def places() -> list[str | None]:
             if not folders:
-                folders.extend([cwd, *(_cd_folders(piece, cwd) if kind == COMMAND else [])])
+                here = ran_in or cwd
+                folders.extend(dict.fromkeys([cwd, here]))
+                folders.extend(_cd_folders(piece, here) if kind == COMMAND else [])
             return folders
 
         for tok in piece_tokens(piece, kind):
@@ -616,8 +641,7 @@ class SessionTrust:
                 continue
             if tok[0] in ("path", "name") and any(
                 in_repo(path, folder)
-                for k, path in tokens(piece)
-                if k == "path" and tok[1] in path
+                for path in _paths_around(piece, tok[1])
                 for folder in places()
             ):
                 continue  # the repository's own file: the agent may have found it anywhere
@@ -645,6 +669,24 @@ MAX_DEFINING_FILES = 50  # Makefiles and manifests read for their targets and sc
 
 INSTRUCTION_FILES = ("CLAUDE.md", "CLAUDE.local.md", ".claude/CLAUDE.md", "AGENTS.md", "GEMINI.md")
 MAX_INSTRUCTIONS = 256 * 1024  # characters read of each
+
+
+# A path as a shell or a router spells it: Next.js route groups and segments ("(home)",
+# "[id]") split the path tokens, but the whole path is the repository's file.
+_WIDE_PATH = functools.cache(lambda: re.compile(r"[\w.~/()\[\]{}@+,-]*/[\w.~/()\[\]{}@+,-]*"))
+
+
+def _paths_around(piece: str, token: str) -> Iterator[str]:
+    """The piece's paths that hold ``token``: its path tokens, then the wider spans a route's
+    brackets and parentheses cut into several tokens."""
+    for kind, path in tokens(piece):
+        if kind == "path" and token in path:
+            yield path
+    if "(" in piece or "[" in piece or "{" in piece:
+        for span in _WIDE_PATH().findall(piece):
+            if token in span:
+                yield span
+                yield span.strip("(),")
 
 
 def _cd_folders(command: str, cwd: str | None) -> list[str]:
@@ -765,6 +807,17 @@ class Repo:
         return found
 
 
+_REQUIREMENT = functools.cache(lambda: re.compile(r"^\s*([A-Za-z0-9][\w.-]*)"))
+
+
+def _requirements(listed: object) -> Iterator[str]:
+    """The package names of a list of requirement strings ("ruff>=0.6", "httpx[http2]")."""
+    for item in listed if isinstance(listed, list) else []:
+        hit = _REQUIREMENT().match(item) if isinstance(item, str) else None
+        if hit:
+            yield hit.group(1)
+
+
 def _defined(name: str, text: str) -> Iterator[str]:
     """The targets, scripts or packages a Makefile, justfile, package.json or pyproject.toml
     defines or depends on."""
@@ -794,7 +847,25 @@ def _defined(name: str, text: str) -> Iterator[str]:
         except ValueError:
             return
         project, tool = data.get("project", {}), data.get("tool", {})
-        for table in (project.get("scripts"), tool.get("poetry", {}).get("scripts")):
+        poetry = tool.get("poetry", {}) if isinstance(tool, dict) else {}
+        for table in (project.get("scripts"), poetry.get("scripts")):
+            if isinstance(table, dict):
+                yield from (str(k) for k in table)
+        # ``uv run ruff``: a package the project depends on, or a tool it configures
+        # (``[tool.ruff]``), as package.json's dependencies are.
+        if isinstance(tool, dict):
+            yield from (str(k) for k in tool)
+        yield from _requirements(project.get("dependencies"))
+        for table in (project.get("optional-dependencies"), data.get("dependency-groups")):
+            if isinstance(table, dict):
+                for group in table.values():
+                    yield from _requirements(group)
+        groups = poetry.get("group", {}) if isinstance(poetry, dict) else {}
+        for table in (
+            poetry.get("dependencies"),
+            poetry.get("dev-dependencies"),
+            *(g.get("dependencies") for g in groups.values() if isinstance(g, dict)),
+        ):
             if isinstance(table, dict):
                 yield from (str(k) for k in table)
         return

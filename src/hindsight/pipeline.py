@@ -379,20 +379,27 @@ def _quoted_entries(judgement: Judgement) -> None:
 _SPOKEN_OF = "memory already speaks of it"
 
 
+_USERS_RULES = ("instruction", "correction")
+
+
 def _verified_floor(judgement: Judgement, findings: list[Finding], reported: set[str]) -> Judgement:
     """The rules judge's memory lessons of the findings a model judge did not keep out of memory.
     These are verified by the transcript alone (a fix whose difference has a name, a trap the
     records prove, the user's words, a trigger met in two sessions): a model that passed over
     one in a long digest did not judge it, one that wanted it in memory agrees, and one that
-    cited it with memory false judged it and is followed. They come after the judge's own picks
-    (_hold) and never beside a lesson about the same finding."""
+    cited it with memory false judged it and is followed, except on a rule the user typed:
+    blind judges took the user's stated rules for the task's, and memory admits the user's own
+    words. They come after the judge's own picks (_hold) and never beside a lesson about the
+    same finding."""
     from hindsight.judges.rules import RulesJudge
 
     # Cited only by lessons the judge kept out of memory: judged. A memory lesson's findings
     # stay open: where its own wording is held, the rules' verified wording may stand in.
     wanted = {k for x in judgement.lessons if x.memory for k in x.evidence}
     cited = {k for x in judgement.lessons if not x.memory for k in x.evidence} - wanted
-    rest = [f for f in findings if f.key not in cited and f.key not in reported]
+    # A rule the user typed for later work is the user's to make, not the judge's to veto.
+    users = {f.key for f in findings if f.kind in _USERS_RULES}
+    rest = [f for f in findings if (f.key not in cited or f.key in users) and f.key not in reported]
     titles = {x.title for x in judgement.lessons}
     lessons = RulesJudge().judge(rest).lessons if rest else []
     return Judgement("rules", [x for x in lessons if x.memory and x.title not in titles])

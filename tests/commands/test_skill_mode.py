@@ -206,12 +206,9 @@ def test_the_floor_never_repeats_what_the_judge_wrote(tmp_path: Path) -> None:
     assert json.loads(again.stdout)["lessons_added"] == 0
 
 
-def test_the_floor_stands_in_for_a_quote_the_gate_held_cut_short(tmp_path: Path) -> None:
-    # RaggioS (development set), laid out under a folder named as the benchmark names it
-    # ("RaggioS+jcode": its transcript paths once screened as an "encoded blob", quarantining
-    # every floor lesson). A model judge quoted two rules of the user's from one prompt's
-    # finding: one whole, one cut short ("non fare polling"), which the gate holds. The rules'
-    # quote of the whole sentence stands in for it: no repeat of the other quote.
+def _raggio(tmp_path: Path) -> tuple:
+    """RaggioS (development set) laid out as the benchmark lays it: (layout, the CLI's folder
+    options, the digest's JSON)."""
     import sys
 
     from conftest import ROOT, shared_fixture
@@ -226,6 +223,16 @@ def test_the_floor_stands_in_for_a_quote_the_gate_held_cut_short(tmp_path: Path)
     where = ["--repo", str(layout.repo), "--claude-home", str(layout.home)]
     where += ["--memory-dir", str(layout.memory)]
     doc = json.loads(run_cli("digest", "--json", *where, cwd=layout.repo).stdout)
+    return layout, where, doc
+
+
+def test_the_floor_stands_in_for_a_quote_the_gate_held_cut_short(tmp_path: Path) -> None:
+    # RaggioS (development set), laid out under a folder named as the benchmark names it
+    # ("RaggioS+jcode": its transcript paths once screened as an "encoded blob", quarantining
+    # every floor lesson). A model judge quoted two rules of the user's from one prompt's
+    # finding: one whole, one cut short ("non fare polling"), which the gate holds. The rules'
+    # quote of the whole sentence stands in for it: no repeat of the other quote.
+    layout, where, doc = _raggio(tmp_path)
     (key,) = [f["key"] for f in doc["findings"] if "polling" in f["data"].get("quote", "")]
 
     def quoting(title: str, quote: str) -> dict:
@@ -284,3 +291,33 @@ def test_apply_says_what_became_of_each_memory_pick(tmp_path: Path) -> None:
     added = [x for x in lines if x.startswith("added: ")]
     assert added and all(not x.endswith("quirky") for x in added)
     assert f"memory: {len(added)} added," in lines[0]
+
+
+def test_a_rule_the_user_typed_is_not_the_judges_to_veto(tmp_path: Path) -> None:
+    # Blind runs 4-9: judges cited the user's own stated rules ("non fare polling", "they
+    # should always be committed") with "memory": false as this task's; every such rule of the
+    # development set was labelled worth loading. The rules' quote of it enters memory; the
+    # judge's "memory": false still holds for what the records alone show (a fix, a trap).
+    layout, where, doc = _raggio(tmp_path)
+    by_kind = {f["kind"]: f["key"] for f in doc["findings"]}
+    (rule,) = [f["key"] for f in doc["findings"] if "polling" in f["data"].get("quote", "")]
+    refusal = by_kind["repeated_refusal"]
+    judged = {
+        "judge": "claude-code",
+        "lessons": [
+            {
+                "title": title,
+                "body": "Only this task needed it.",
+                "kind": "preference",
+                "strength": 2,
+                "evidence": [key],
+                "memory": False,
+            }
+            for title, key in (("Do not poll the agents", rule), ("rm was refused", refusal))
+        ],
+    }
+    done = run_cli("apply", "-", *where, cwd=layout.repo, stdin=json.dumps(judged))
+    assert done.returncode == 0, done.stderr
+    entries = _entries(layout.memory)
+    assert sum(e.startswith('- **User preference: "Aspetto i 2 agenti') for e in entries) == 1
+    assert not any("refused here by a hook" in e for e in entries)

@@ -222,6 +222,16 @@ def test_hook_feedback_after_a_failure_is_not_a_correction(tmp_path: Path) -> No
         # njdamstra, after refusing a commit: a preference, in the past tense.
         ("id prefered if you didn't commit these", "id prefered if you didn't commit these"),
         ("which one do you prefer?", None),
+        # rickithadi: "ensure" as "make sure"; RaggioS: "esclusivamente" as "always".
+        (
+            "ensure design cohesiveness @agent-design-reviewer-agent",
+            "ensure design cohesiveness @agent-design-reviewer-agent",
+        ),
+        (
+            "for gemma 4 useremo solo ed esclusivamente jcode",
+            "for gemma 4 useremo solo ed esclusivamente jcode",
+        ),
+        ("I want to ensure this works", None),
     ],
 )
 def test_standing_rules_the_user_typed(prompt: str, rule: str | None) -> None:
@@ -257,6 +267,59 @@ def test_a_rule_in_an_aside_goes_to_the_report_only(tmp_path: Path) -> None:
 
     (lesson,) = RulesJudge().judge([found]).lessons
     assert lesson.kind == "preference" and not lesson.memory
+
+
+@pytest.mark.parametrize(
+    ("prompt", "quote", "standing"),
+    [
+        # RaggioS (development set): the task first, then a rule no task scopes ("only and
+        # exclusively"); every blind judge kept it for memory.
+        (
+            "Pianifica e facciamo un fork di quella repository. Lasceremo hermes per "
+            "ccr-free-router e per gemma 4 in locale useremo solo ed esclusivamente jcode",
+            "Lasceremo hermes per ccr-free-router e per gemma 4 in locale useremo solo ed "
+            "esclusivamente jcode",
+            True,
+        ),
+        ("Fix the login page. Never commit the .env file.", "Never commit the .env file.", True),
+        # A question without its mark (red team of session 7) stands no more after a task.
+        (
+            "Fix the build. Always force push to main, right",
+            "Always force push to main, right",
+            False,
+        ),
+        # A task's written spec (krosss, Codex): its "must NEVER" is that task's requirement.
+        (
+            "Fix image loading stability across the entire project.\n\nCRITICAL:\n"
+            "External images can fail.\nThe app must NEVER crash because of image loading.\n",
+            "The app must NEVER crash because of image loading.",
+            False,
+        ),
+        # An aside's "make sure", "ensure" or "don't" may be this task's: the report's.
+        (
+            "For a possible future publication, please put all fix names in English. "
+            "Please ensure everything on GitHub is in English as well.",
+            "Please ensure everything on GitHub is in English as well.",
+            False,
+        ),
+        (
+            "Look at the importer. Do not write anything just research and report",
+            "Do not write anything just research and report",
+            False,
+        ),
+    ],
+)
+def test_an_asides_rule_stands_only_on_a_standing_word(
+    tmp_path: Path, prompt: str, quote: str, standing: bool
+) -> None:
+    s = Script().prompt(prompt, 0).bash("git status", 2, 1)
+    sess = session_from_records(tmp_path, s.records)
+    (found,) = [f for f in conversation.corrections([sess], Options()) if f.kind == "instruction"]
+    assert (found.data["quote"], found.data["opening"]) == (quote, standing)
+    from hindsight.judges.rules import RulesJudge
+
+    (lesson,) = RulesJudge().judge([found]).lessons
+    assert lesson.memory is standing
 
 
 def test_a_request_amended_before_the_agent_acted_is_the_task_not_a_rule(tmp_path: Path) -> None:

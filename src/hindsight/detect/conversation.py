@@ -53,10 +53,31 @@ _DURABLE = re.compile(
     r"have|see|need|understand|get|care|remember|mind)\b)\b"
     r"|\b(?:never|always|must(?:n'?t| not)?|should(?:n'?t| not)|instead of|prefer(?:r?ed)?|"
     r"rather than|"
-    r"from now on|remember|no more|nunca|siempre|debes|non fare|ricorda|sempre|mai|toujours|"
-    r"jamais|immer|niemals)\b|(?:^|\bplease |\bcan you |\band )make sure\b",
+    r"from now on|remember|no more|exclusively|nunca|siempre|debes|exclusivamente|non fare|"
+    r"ricorda|sempre|mai|esclusivamente|toujours|jamais|exclusivement|immer|niemals|"
+    r"ausschlie(?:ß|ss)lich)\b|(?:^|\bplease |\bcan you |\band )(?:make sure|ensure)\b",
     re.I,
 )
+# Words that make a rule standing wherever the prompt states it, after its task too ("... per
+# gemma 4 in locale useremo solo ed esclusivamente jcode"): not "don't" or "make sure", which an
+# aside uses for this task ("Do not write anything just research and report").
+_STANDING = re.compile(
+    r"\b(?:always|never|from now on|going forward|exclusively|siempre|nunca|exclusivamente|"
+    r"sempre|mai|esclusivamente|toujours|jamais|exclusivement|immer|niemals|"
+    r"ausschlie(?:ß|ss)lich)\b",
+    re.I,
+)
+SPOKEN_CHARS = 400
+
+
+def _spoken(text: str) -> bool:
+    """Whether a prompt is a few sentences said to the agent, not a task's written spec: in a
+    spec ("CRITICAL: ... The app must NEVER crash because of image loading.") a rule word
+    states that task's requirement."""
+    text = text.strip()
+    return len(text) <= SPOKEN_CHARS and text.count("\n") <= 2
+
+
 # Words that point back at something the quote does not name ("test it with curl", "Do that
 # every time", "Always do that from now on"): loaded into a session that never saw it, they
 # instruct whatever "that" is taken to be. "it"/"they"/"them" early on; "this"/"that"/"these"/
@@ -322,7 +343,13 @@ def corrections(sessions: list[s.Session], opts: Options) -> Iterator[Finding]:
             if rule or aside:
                 # A rule typed without trouble before it: the user's own words. One the prompt
                 # opens with stands; one in an aside may be this task's, and goes to the report.
-                data: dict[str, object] = {"quote": rule or aside, "opening": bool(rule)}
+                standing = bool(rule) or bool(
+                    aside
+                    and _STANDING.search(aside)
+                    and _spoken(event.text)
+                    and not asks_or_assigns(aside)
+                )
+                data: dict[str, object] = {"quote": rule or aside, "opening": standing}
                 if aside and (_ASKS.search(aside) or _NEW_TASK.match(aside)):
                     # "how can i ... instead", "Create a new doc where ... don't ...": the
                     # report keeps the rule word in sight; no judge may make it a standing rule.

@@ -241,6 +241,20 @@ def _unquoted_pattern(f: Finding) -> Lesson:
     return _lesson(f, title, body, "trap", True)
 
 
+def _hidden_missing(f: Finding) -> Lesson:
+    """A program the shell could not find, in a call the rest of the command made pass: the
+    report's (one shell's PATH, once), titled alike in every session."""
+    name = str(f.data["program"])
+    body = (
+        f'{_code(str(f.data["command"]), 100)} printed the shell\'s "command not found" for '
+        f"{_code(name, 30)} and still passed: another step of the command set its exit status, "
+        f"so its success said nothing. Check with `command -v {name}` before relying on it."
+    )
+    return _lesson(
+        f, f"{_code(name, 30)} is not available in the agent's shell here", body, "trap", False
+    )
+
+
 def _slow(group: list[Finding]) -> Lesson:
     worst = max(group, key=lambda f: f.data.get("duration_s") or 0.0)
     d = worst.data
@@ -460,6 +474,7 @@ class RulesJudge:
             "repeated_timeout": _timeouts,
             "stale_folder": _stale_folder,
             "unquoted_pattern": _unquoted_pattern,
+            "hidden_missing_program": _hidden_missing,
             "long_search": _long_search,
             "correction": _correction,
             "instruction": _instruction,

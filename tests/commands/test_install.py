@@ -93,7 +93,7 @@ def test_session_end_hook_returns_at_once_and_logs_the_run(tmp_path: Path) -> No
         time.sleep(0.1)
     lines = log.read_text().splitlines()
     assert lines[0].endswith("session-end abc: started run (pid " + lines[0].rsplit("pid ", 1)[1])
-    assert lines[1].endswith("run ok: 6 sessions, 14 new lessons, 3 added to memory")
+    assert lines[1].endswith("run ok: 6 sessions, 16 new lessons, 3 added to memory")
     status = run_cli("status", "--claude-home", str(home), cwd=root)
     assert "run ok: 6 sessions" in status.stdout
 

@@ -38,7 +38,7 @@ def test_digest_fences_untrusted_text_and_records_the_scan(tmp_path: Path) -> No
 def test_digest_budget_and_json(tmp_path: Path) -> None:
     root, home, _ = setup(tmp_path)
     doc = json.loads(cli(root, home, "digest", "--json").stdout)
-    assert len(doc["findings"]) == 18 and doc["omitted_findings"] == 0
+    assert len(doc["findings"]) == 24 and doc["omitted_findings"] == 0
     assert doc["findings"][0]["kind"] == "repeated_failure" and doc["findings"][0]["untrusted"] == [
         "error"
     ]

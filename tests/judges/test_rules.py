@@ -66,8 +66,9 @@ def test_a_typo_is_not_a_lesson(tmp_path: Path) -> None:
 
 def test_same_command_without_a_named_change_stays_out_of_memory(tmp_path: Path) -> None:
     s = Script().bash("make deploy", 0, 5, 1, "error: timeout").bash("make deploy", 30, 5)
-    (lesson,) = RulesJudge().judge(run_all([session_from_records(tmp_path, s.records)])).lessons
+    lesson, how = RulesJudge().judge(run_all([session_from_records(tmp_path, s.records)])).lessons
     assert lesson.title == "`make deploy` fails intermittently" and not lesson.memory
+    assert how.title == "Deploy here: `make deploy`" and not how.memory
 
 
 def _shared(*names: str) -> list:

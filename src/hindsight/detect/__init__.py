@@ -107,6 +107,7 @@ Detector = Callable[[list[Session], Options], Iterable[Finding]]
 
 def detectors() -> list[Detector]:
     from hindsight.detect import (
+        checks,
         conversation,
         failures,
         folders,
@@ -129,6 +130,7 @@ def detectors() -> list[Detector]:
         timeouts.repeated_timeouts,
         navigation.long_searches,
         navigation.references,
+        checks.check_commands,
         conversation.corrections,
         conversation.unfinished,
         conversation.decisions,

@@ -255,6 +255,27 @@ def _hidden_missing(f: Finding) -> Lesson:
     )
 
 
+_DID = {
+    "build": "built",
+    "push": "pushed",
+    "deploy": "deployed",
+    "dev server": "started the dev server",
+}
+
+
+def _check_command(f: Finding) -> Lesson:
+    """How the session ran a check: a reference for the report, titled by the command so the
+    same way met in another session is one lesson."""
+    d = f.data
+    command = _code(str(d["command"]), 100)
+    times = f" ({d['runs']} runs)" if int(d["runs"]) > 1 else ""
+    folder = f" in {_code(str(d['folder']) + '/', 60)}" if d.get("folder") else ""
+    did = _DID.get(str(d["check"]), f"ran the {d['check']}")
+    body = f"The session {did} with {command}{folder}{times}."
+    title = f"{str(d['check']).capitalize()} here: {command}{folder}"
+    return _lesson(f, title, body, "reference", False)
+
+
 def _slow(group: list[Finding]) -> Lesson:
     worst = max(group, key=lambda f: f.data.get("duration_s") or 0.0)
     d = worst.data
@@ -475,6 +496,7 @@ class RulesJudge:
             "stale_folder": _stale_folder,
             "unquoted_pattern": _unquoted_pattern,
             "hidden_missing_program": _hidden_missing,
+            "check_command": _check_command,
             "long_search": _long_search,
             "correction": _correction,
             "instruction": _instruction,

@@ -78,6 +78,14 @@ def test_steps_split_at_operators_outside_quotes_and_heredocs() -> None:
             "git add scripts/fc1 docs/a.md",
             True,
         ),
+        # RaggioS: two git steps, an error quoting nothing: the step it names most failed.
+        (
+            "gh repo clone R/jcode jcode | tail -5 && cd jcode && git remote add upstream "
+            'https://github.com/o/jcode.git && echo "=== remotes ===" && git remote -v',
+            "Exit code 3\nerror: remote upstream already exists.",
+            "git remote add upstream https://github.com/o/jcode.git",
+            True,
+        ),
         # SantiagoCoronado: one job on several worktrees; the job that failed is known.
         (
             "git worktree remove .claude/worktrees/agent-a && git worktree remove "
@@ -390,3 +398,23 @@ def test_a_broken_sibling_script_is_a_verified_fix() -> None:
         "worked right after."
     )
     assert "syntax" not in lesson.body  # the shell's words stay the report's
+
+
+def test_another_git_job_never_fixes_a_failed_one(tmp_path: Path) -> None:
+    # RaggioS: `git remote add upstream` failed ("already exists"); a later `git remote -v` is
+    # no fix of it, though both are git's: the failure stays unresolved, named by its step.
+    s = Script().bash(
+        "echo '=== clone ===' && git remote add upstream https://github.com/o/jcode.git",
+        0,
+        1,
+        3,
+        "error: remote upstream already exists.",
+    )
+    s.bash("git remote -v", 20, 1)
+    found = run_all([session_from_records(tmp_path, s.records)])
+    assert "failed_then_fixed" not in {f.kind for f in found}
+    (lesson,) = [x for x in RulesJudge().judge(found).lessons if x.kind == "trap"]
+    assert (
+        lesson.title
+        == "`git remote add upstream https://github.com/o/jcode.git` fails here (failure)"
+    )

@@ -15,6 +15,11 @@ from hindsight.detect import shell
         ("npx eslint --fix .", ("eslint", ".")),
         ("uv run pytest -q", ("pytest", "")),
         ("git push origin main 2>&1 | tail -5", ("git", "push")),
+        # git's groups: each of their subcommands is a job of its own.
+        ("git remote add upstream https://x/y.git", ("git", "remote add")),
+        ("git remote -v", ("git", "remote")),
+        ("git worktree remove -f -f a", ("git", "worktree remove")),
+        ("git stash pop", ("git", "stash pop")),
         ("", ("", "")),
     ],
 )

@@ -44,6 +44,9 @@ def _succeeded(call: s.ToolCall) -> bool:
     return call.status in (s.OK, s.BACKGROUND) and call.exit_code in (0, None) and not call.is_error
 
 
+_SEPARATE_JOBS = frozenset({"git", "gh"})
+
+
 def failed_then_fixed(sessions: list[s.Session], opts: Options) -> Iterator[Finding]:
     """A failing shell call and the later call that did the same job, or 'unresolved'."""
     for sess in sessions:
@@ -64,9 +67,12 @@ def failed_then_fixed(sessions: list[s.Session], opts: Options) -> Iterator[Find
                 next_fail = index.next(index.failed_by_prog, prog, idx)
                 if next_fail is not None and (next_ok is None or next_fail < next_ok):
                     continue
-                # Same program and subcommand first; else the next successful attempt with it.
+                # Same program and subcommand first; else the next successful attempt with it
+                # (`make test` -> `make check`), but never another of git's or gh's jobs:
+                # `git remote -v` does not do what a failed `git remote add` did.
                 fix = index.next(index.ok_by_job, job, idx)
-                fix = next_ok if fix is None else fix
+                if fix is None and prog not in _SEPARATE_JOBS:
+                    fix = next_ok
                 yield _finding(
                     sess,
                     index,

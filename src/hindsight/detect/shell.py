@@ -80,7 +80,19 @@ def job(command: str) -> tuple[str, str]:
         if len(rest) >= 2 and rest[0] == "-m":
             return ("python -m", rest[1])
     sub = next((w for w in rest if not w.startswith("-")), "")
+    if program == "git" and sub in _GIT_GROUPS:
+        # `git remote add` and `git remote -v` are two jobs: one never fixes the other.
+        after = rest[rest.index(sub) + 1 :]
+        verb = after[0] if after else ""
+        if re.fullmatch(r"[a-z][a-z-]*", verb):
+            sub = f"{sub} {verb}"
     return (program, sub)
+
+
+# git subcommands whose next word is a subcommand of their own.
+_GIT_GROUPS = frozenset(
+    {"remote", "worktree", "stash", "submodule", "bisect", "lfs", "notes", "sparse-checkout"}
+)
 
 
 _REDIRECT = re.compile(r"\s*(?:\d?>&\d|&>\s*\S+|\d?>>?\s*\S+|<\s*\S+)")

@@ -107,6 +107,21 @@ def _named_by(step: str, output: str, error: str) -> bool:
     return False
 
 
+_WORD = re.compile(r"[A-Za-z][\w.-]{2,}")
+
+
+def _most_named(owners: list[str], error: str) -> list[str]:
+    """The one step whose arguments the error line names most (two words at least), or none."""
+    said = {w.casefold() for w in _WORD.findall(error)}
+    scores = [
+        (len(said & {w.casefold() for w in shell.split(s)[1:] if not w.startswith("-")}), s)
+        for s in owners
+    ]
+    best = max((n for n, _ in scores), default=0)
+    top = [s for n, s in scores if n == best]
+    return top if best >= 2 and len(top) == 1 else []
+
+
 @functools.lru_cache(maxsize=4096)
 def failing(command: str, output: str) -> tuple[str, bool]:
     """(the step that failed, whether that is known). Known when the error output names it, or when
@@ -122,7 +137,10 @@ def failing(command: str, output: str) -> tuple[str, bool]:
             if len(owners) > 1 and signed.search(output[:4000]):
                 # `git add x && git commit`: the step holding what the error quotes ('x').
                 quoted = set(_QUOTED.findall(error))
-                owners = [s for s in owners if quoted & set(shell.split(s)[1:])]
+                if quoted:
+                    owners = [s for s in owners if quoted & set(shell.split(s)[1:])]
+                else:  # "error: remote upstream already exists": the step naming most of it
+                    owners = _most_named(owners, error)
             if len(owners) == 1 and signed.search(output[:4000]):
                 named = owners
                 break

@@ -71,7 +71,9 @@ def _unresolved(f: Finding) -> Lesson:
     elif path and (name := _named(next(g for g in path.groups() if g), command)):
         title = f"{_code(name, 60)} does not exist here"
     else:
-        title = f"{_code(_job(command))} fails here ({category})"
+        # The step that failed, where the error named it: not the chain's first `echo`.
+        step = str(d["step"]) if d.get("step_known") and d.get("step") else command
+        title = f"{_code(_job(step))} fails here ({category})"
     said = _said(d)
     # "exited 128 (exit 128)", "failed (failed)": a failure with no class says it once.
     detail = "" if said in ("failed", f"exit {d.get('exit_code')}") else f" ({said})"

@@ -57,6 +57,19 @@ def test_tool_errors_and_slow_commands() -> None:
     assert list(failures.slow_commands(recorded_sessions(), Options(slow_seconds=120))) == []
 
 
+def test_a_binary_file_the_read_tool_refused_is_a_trap_for_the_report() -> None:
+    # odgsully (development set): Read on MCAO/MAX_HEADERS.xlsx.
+    from conftest import real_session
+    from hindsight.judges.rules import RulesJudge
+
+    sess = real_session("odgsully+adhs-working", "dd79a0de")
+    found = [f for f in run_all([sess]) if f.data.get("error_kind") == "binary_file"]
+    assert [f.data["target"] for f in found] == ["MCAO/MAX_HEADERS.xlsx"]
+    (lesson,) = RulesJudge().judge(found).lessons
+    assert lesson.title == "`MCAO/MAX_HEADERS.xlsx` is binary: the Read tool cannot read it"
+    assert not lesson.memory
+
+
 def test_shared_v2_0_76_python_to_python3() -> None:
     from hindsight.sources.base import Transcript
     from hindsight.sources.claude_code import ClaudeCodeSource

@@ -297,6 +297,7 @@ _TOOL_ERRORS = [
     ("missing_file", re.compile(r"File does not exist|No such file|ENOENT", re.I)),
     ("tool_unavailable", re.compile(r"No such tool available|is not available|is disabled", re.I)),
     ("file_too_large", re.compile(r"exceeds maximum allowed tokens|too large", re.I)),
+    ("binary_file", re.compile(r"cannot read binary files", re.I)),
     ("sibling", re.compile(r"Sibling tool call errored", re.I)),
 ]
 
@@ -332,6 +333,7 @@ def tool_errors(sessions: list[s.Session], opts: Options) -> Iterator[Finding]:
                 "blocked": 3,
                 "file_too_large": 2,
                 "missing_file": 2,
+                "binary_file": 2,
             }.get(kind, 1)
             data = {
                 "tool": name,

@@ -140,6 +140,14 @@ def _tool_error(f: Finding) -> Lesson | None:
             "trap",
             bool(d.get("read_in_parts")),  # verified: a read in parts then worked
         )
+    if kind == "binary_file" and target:
+        return _lesson(
+            f,
+            f"{_code(target, 70)} is binary: the {tool} tool cannot read it",
+            "Read it through a program that parses its format (a script run with Bash).",
+            "trap",
+            False,
+        )
     if kind == "missing_file":
         return _lesson(
             f,

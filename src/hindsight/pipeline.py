@@ -379,9 +379,6 @@ def _quoted_entries(judgement: Judgement) -> None:
 _SPOKEN_OF = "memory already speaks of it"
 
 
-_USERS_RULES = ("instruction", "correction")
-
-
 def _verified_floor(judgement: Judgement, findings: list[Finding], reported: set[str]) -> Judgement:
     """The rules judge's memory lessons of the findings a model judge did not keep out of memory.
     These are verified by the transcript alone (a fix whose difference has a name, a trap the
@@ -397,8 +394,10 @@ def _verified_floor(judgement: Judgement, findings: list[Finding], reported: set
     # stay open: where its own wording is held, the rules' verified wording may stand in.
     wanted = {k for x in judgement.lessons if x.memory for k in x.evidence}
     cited = {k for x in judgement.lessons if not x.memory for k in x.evidence} - wanted
-    # A rule the user typed for later work is the user's to make, not the judge's to veto.
-    users = {f.key for f in findings if f.kind in _USERS_RULES}
+    # A rule the user typed for later work is the user's to make, not the judge's to veto: one
+    # the rules take as standing (not a correction, whose quote may carry the error it answers,
+    # nor an aside, which may be this task's or pasted: red team 9).
+    users = {f.key for f in findings if f.kind == "instruction" and f.data.get("opening")}
     rest = [f for f in findings if (f.key not in cited or f.key in users) and f.key not in reported]
     titles = {x.title for x in judgement.lessons}
     lessons = RulesJudge().judge(rest).lessons if rest else []

@@ -140,7 +140,7 @@ _SUBCOMMANDS: dict[str, frozenset[str]] = {
         ("vercel", "build deploy dev env link login logs pull"),
         ("wrangler", "d1 deploy dev init kv login pages r2 secret tail whoami"),
         ("flutter dart", "analyze build clean create doctor format pub run test"),
-        ("terraform tofu", "apply destroy fmt init output plan validate"),
+        ("terraform tofu", "fmt init output plan validate"),
     )
     for name in names.split()
 }
@@ -422,7 +422,13 @@ class SessionTrust:
         in_repo: Callable[[str, str | None], bool],
         defines: Callable[[str], bool] | None = None,
     ) -> None:
-        self._defines = defines or getattr(in_repo, "defines", None) or (lambda word: False)
+        base = defines or getattr(in_repo, "defines", None) or (lambda word: False)
+        # A package the session installed itself (`uv add x` writes x into pyproject.toml) is
+        # not the repository's word: an output may have named it first (red team 9).
+        installed = _installed(sess)
+        self._defines: Callable[[str], bool] = (
+            (lambda word: word.casefold() not in installed and base(word)) if installed else base
+        )
         self.user: list[str] = []
         self.clean: list[str] = []
         self.tainted: list[tuple[str, str]] = []
@@ -629,6 +635,16 @@ class SessionTrust:
                 folders.extend(_cd_folders(piece, here) if kind == COMMAND else [])
             return folders
 
+        # A bare word is cleared by a file of that name where the session stood or the command's
+        # own `cd` went, never by one in a folder an earlier call moved the shell to: that folder
+        # may be a vendored or downloaded one whose names its author chose (red team 9).
+        word_folders: list[str | None] = []
+
+        def word_places() -> list[str | None]:
+            if not word_folders:
+                word_folders.extend([cwd, *(_cd_folders(piece, cwd) if kind == COMMAND else [])])
+            return word_folders
+
         for tok in piece_tokens(piece, kind):
             end = min(at, trusted_at.get(tok, at))
             if tok[0] == "flag" and len(tok[1]) == 2:
@@ -642,11 +658,16 @@ class SessionTrust:
             if tok[0] in ("path", "name") and any(
                 in_repo(path, folder)
                 for path in _paths_around(piece, tok[1])
-                for folder in places()
+                for folder in (places() if tok[0] == "path" else word_places())
             ):
                 continue  # the repository's own file: the agent may have found it anywhere
             if tok[0] in ("word", "name") and (
-                self._defines(tok[1]) or any(in_repo(tok[1], folder) for folder in places())
+                self._defines(tok[1])
+                or any(
+                    in_repo(tok[1], folder)
+                    # A file's name (`bash setup.sh`) is a path, found where paths are.
+                    for folder in (places() if _FILE().fullmatch(tok[1]) else word_places())
+                )
             ):
                 # A file, a folder (`cd my-app` after a listing showed it), a make target or a
                 # script the repository itself defines.
@@ -687,6 +708,40 @@ def _paths_around(piece: str, token: str) -> Iterator[str]:
             if token in span:
                 yield span
                 yield span.strip("(),")
+
+
+_INSTALLERS = frozenset(
+    {"pip", "pip3", "uv", "poetry", "pipenv", "pdm", "npm", "pnpm", "yarn", "bun", "cargo",
+     "gem", "go", "pipx", "composer", "dotnet"}
+)  # fmt: skip
+_INSTALLING = frozenset({"install", "add", "i", "get", "require"})
+_PACKAGE = functools.cache(lambda: re.compile(r"^@?[A-Za-z0-9][\w.-]*(?:/[\w.-]+)?"))
+
+
+def _installed(sess: s.Session) -> frozenset[str]:
+    """The package names the session's own shell commands installed or added."""
+    names: set[str] = set()
+    for event in sess.events:
+        command = event.tool.command if event.tool is not None else None
+        if not command or not any(w in command for w in (" add", " install", " i ", " get")):
+            continue
+        for segment in _SEGMENTS().split(command):
+            words = shell_split(segment)
+            while words and (words[0] in _SHELL_PREFIX or "=" in words[0]):
+                words = words[1:]
+            if len(words) < 3 or words[0].rsplit("/", 1)[-1] not in _INSTALLERS:
+                continue
+            rest = words[1:]
+            if rest[0] == "pip" and len(rest) > 1:  # `uv pip install x`
+                rest = rest[1:]
+            if rest[0] not in _INSTALLING:
+                continue
+            for word in rest[1:]:
+                hit = None if word.startswith("-") else _PACKAGE().match(word)
+                if hit:
+                    names.add(hit.group(0).casefold())
+                    names.add(hit.group(0).rsplit("/", 1)[-1].casefold())
+    return frozenset(names)
 
 
 def _cd_folders(command: str, cwd: str | None) -> list[str]:
@@ -851,10 +906,8 @@ def _defined(name: str, text: str) -> Iterator[str]:
         for table in (project.get("scripts"), poetry.get("scripts")):
             if isinstance(table, dict):
                 yield from (str(k) for k in table)
-        # ``uv run ruff``: a package the project depends on, or a tool it configures
-        # (``[tool.ruff]``), as package.json's dependencies are.
-        if isinstance(tool, dict):
-            yield from (str(k) for k in tool)
+        # ``uv run ruff``: a package the project depends on, as package.json's dependencies
+        # are. Not a ``[tool.X]`` table's name: any word could be one (red team 9).
         yield from _requirements(project.get("dependencies"))
         for table in (project.get("optional-dependencies"), data.get("dependency-groups")):
             if isinstance(table, dict):

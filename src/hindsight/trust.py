@@ -36,6 +36,16 @@ _LOOPBACK = frozenset({"localhost", "127.0.0.1", "0.0.0.0", "[::1]", "::1"})
 # Words detectors put into evidence the rules judge quotes (``edited PATH``, ``ran `CMD```) and
 # the units of fmt.duration: hindsight's words too, though not in the judge's own module.
 _EXTRA_WORDS = "edited ran s min h ms kb mb gb n a an the"
+# Words the rules' docstrings lent the vocabulary before docstrings stopped counting (red team
+# 9): kept as they were, so what passed before passes; a docstring adds none any more.
+_DOCSTRING_WORDS = (
+    "nothing added advice again alikes because claude clipped clipping configure content covers cut "
+    "elided end ever evidence expand findings fit flag forced glob had hindsight holds into "
+    "kept killed leading lesson line looked many met middle names never older output over own "
+    "per prefix quoted reading records redirections refusing rest rules runner say send "
+    "shared show side sight spelled start stood taken title token topic two typed verified "
+    "versions where whether wins within words would wrote "
+)
 # A tool call's outcome, as detectors name it (session's constants).
 _STATUSES = ("ok", "error", "rejected", "interrupted", "background", "blocked", "pending")
 
@@ -59,7 +69,7 @@ def own_words() -> frozenset[str]:
     from hindsight.detect import shell
     from hindsight.judges import classify, fix_lessons, rules, wording
 
-    found: set[str] = set(_EXTRA_WORDS.split())
+    found: set[str] = set(_EXTRA_WORDS.split()) | set(_DOCSTRING_WORDS.split())
     # The failure categories a fix lesson names (judges/fix_lessons.py).
     for category in (
         shell.MISSING_DEPENDENCY,
@@ -70,7 +80,12 @@ def own_words() -> frozenset[str]:
         found.update(taint.words(category).split())
 
     def walk(code: CodeType) -> None:
-        for const in code.co_consts:
+        # Not the docstring (a function's first constant): its words describe the code, they
+        # are no template's (red team 9: "titled alike in every session" let "every" through).
+        consts = code.co_consts
+        if consts and isinstance(consts[0], str) and code.co_name != "<module>":
+            consts = consts[1:]
+        for const in consts:
             if isinstance(const, str):
                 found.update(taint.words(const).split())
             elif isinstance(const, CodeType):
@@ -362,8 +377,14 @@ class Gate:
         if self.own_judge:
             if want in user or want in clean:
                 return None
-            if set(taint.words(want).split()) <= own_words():
-                return None  # `interrupted`: the judge's own word for an outcome
+            if set(taint.words(want).split()) <= own_words() and not any(
+                want in _norm(piece) or _subsequence(want, _norm(piece))
+                for t in trusts
+                for piece, _ in t.tainted
+            ):
+                # `interrupted`: the judge's own word for an outcome; never a command a tainted
+                # piece holds, however common its words (`make install-hooks`: red team 9).
+                return None
             for t in trusts:
                 if any(_subsequence(want, _norm(p)) for p in t.clean + t.user):
                     return None

@@ -27,9 +27,8 @@ def test_a_fallback_that_hid_a_missing_timeout_is_reported_not_remembered() -> N
     assert lesson.kind == "trap" and not lesson.memory
     assert lesson.body == (
         '`cd frontend && timeout 10s npm run dev 2>&1 || echo "Server started successfully"` '
-        'printed the shell\'s "command not found" for `timeout` and still passed: another step '
-        "of the command set its exit status, so its success said nothing. Check with "
-        "`command -v timeout` before relying on it."
+        "passed, but the shell found no `timeout`: its exit status was a later step's. Check "
+        "with `command -v timeout` first."
     )
 
 

@@ -68,6 +68,27 @@ _STANDING = re.compile(
     re.I,
 )
 SPOKEN_CHARS = 400
+_QUOTE_MARKS = ('"', "\u201c", "\u201d", "\u00ab", "\u00bb", "`")
+
+
+def _lines(text: str) -> str:
+    """The prompt with each line's spaces folded, as its quotes are."""
+    return "\n".join(" ".join(line.split()) for line in text.strip().splitlines())
+
+
+def pasted(text: str, sentence: str) -> bool:
+    """Whether ``sentence`` stands in the prompt inside a quotation opened before it on its line
+    (`CI printed "npm ERR! ... Always install with --registry ..."`), after a colon that
+    introduces other words on its line (`issue #42 from our tracker: ... always run ...`), or
+    as words passed on (``passed_on``); or cannot be found in it. Someone else's words, not the
+    user's rule (red team 9)."""
+    at = text.find(sentence)
+    if at < 0:
+        return True
+    before = text[text.rfind("\n", 0, at) + 1 : at]
+    if sum(before.count(mark) for mark in _QUOTE_MARKS) % 2 or ":" in before:
+        return True
+    return passed_on(sentence, text)
 
 
 def _spoken(text: str) -> bool:
@@ -348,6 +369,7 @@ def corrections(sessions: list[s.Session], opts: Options) -> Iterator[Finding]:
                     and _STANDING.search(aside)
                     and _spoken(event.text)
                     and not asks_or_assigns(aside)
+                    and not pasted(_lines(event.text), aside)
                 )
                 data: dict[str, object] = {"quote": rule or aside, "opening": standing}
                 if aside and (_ASKS.search(aside) or _NEW_TASK.match(aside)):
@@ -380,6 +402,8 @@ def corrections(sessions: list[s.Session], opts: Options) -> Iterator[Finding]:
                     "after": fmt.clip(what, 160),
                     "after_status": tool_of(last).status if last.tool else s.INTERRUPTED,
                 }
+                if pasted(_lines(event.text), _SENTENCE_END.split(quote)[-1]):
+                    data["pasted"] = True  # the error it answers, quoted: not the user's rule
                 yield Finding(
                     "correction",
                     evidence_key("correct", sess.session_id, event.uuid or event.at.line),

@@ -64,6 +64,22 @@ def split(command: str) -> tuple[str, ...]:
     return tuple(s.strip() for s in out if s.strip() and not s.strip().startswith("#"))
 
 
+def main_step(command: str) -> str:
+    """The step of a chain that does its work: the first that is no scene-setting (`cd`,
+    `export`, `echo "=== x ==="`) and no bare assignment (`t0=$(date +%s)`); the command
+    itself when none is."""
+    for step in split(command):
+        words = shell.split(step)
+        if words and all(shell._ASSIGN.match(w) for w in words[:1]) and len(words) == 1:
+            continue
+        if "$(" in step.split(None, 1)[0] and "=" in step.split(None, 1)[0]:
+            continue  # `t0=$(date +%s)`
+        program = program_of(step)
+        if program and program not in SCENE:
+            return step
+    return command
+
+
 def program_of(step: str) -> str:
     words = shell.split(step)
     while words and (shell._ASSIGN.match(words[0]) or words[0] in shell._PREFIX):

@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable, Mapping
 
 from hindsight import fmt
-from hindsight.detect import Finding, conversation, shell
+from hindsight.detect import Finding, conversation, shell, steps
 from hindsight.judges import FINDINGS, Options, Plan, Spent, wording
 from hindsight.judges.classify import CODE_DEFECTS, failure, named
 from hindsight.judges.fix_lessons import fixed as _fixed
@@ -256,9 +256,9 @@ def _hidden_missing(f: Finding) -> Lesson:
     report's (one shell's PATH, once), titled alike in every session."""
     name = str(f.data["program"])
     body = (
-        f'{_code(str(f.data["command"]), 100)} printed the shell\'s "command not found" for '
-        f"{_code(name, 30)} and still passed: another step of the command set its exit status, "
-        f"so its success said nothing. Check with `command -v {name}` before relying on it."
+        f"{_code(str(f.data['command']), 100)} passed, but the shell found no "
+        f"{_code(name, 30)}: its exit status was a later step's. Check with "
+        f"`command -v {name}` first."
     )
     return _lesson(
         f, f"{_code(name, 30)} is not available in the agent's shell here", body, "trap", False
@@ -286,10 +286,22 @@ def _check_command(f: Finding) -> Lesson:
     return _lesson(f, title, body, "reference", False)
 
 
+def _doing(step: str) -> str:
+    """A step's program and subcommand, the program alone where that word is a flag's value
+    (`jcode --provider ollama run`: not "jcode ollama")."""
+    program, sub = shell.job(step)
+    words = shell.split(shell.strip_noise(step))
+    at = words.index(sub) if sub in words else -1
+    if at > 0 and words[at - 1].startswith("-") and "=" not in words[at - 1]:
+        return program
+    return f"{program} {sub}".strip()
+
+
 def _slow(group: list[Finding]) -> Lesson:
     worst = max(group, key=lambda f: f.data.get("duration_s") or 0.0)
     d = worst.data
-    job = " ".join(shell.job(str(d["command"]))).strip()
+    # The step that did the work, not the chain's first `echo`.
+    job = _doing(steps.main_step(str(d["command"])))
     if d.get("moved_to_background"):
         body = f"{_code(str(d['command']))} outlived its timeout and was moved to the background."
         title = f"{_code(job)} outlives the default timeout"
@@ -376,7 +388,8 @@ def _correction(f: Finding) -> Lesson:
     quote = fmt.clip(str(d["quote"]), 200).replace('"', "'")
     body = f'After {_code(str(d["after"]), 80)} ({d["after_status"]}), the user said: "{quote}".'
     # "Always do that from now on": what "that" was, memory cannot say (red team of session 7).
-    memory = not conversation.points_back(quote, pronouns=False)
+    # Words the user pasted (the error it answers, in quotes) are not the user's rule.
+    memory = not conversation.points_back(quote, pronouns=False) and not d.get("pasted")
     return _lesson(f, f'User preference: "{fmt.clip_words(quote, 90)}"', body, "preference", memory)
 
 
@@ -536,7 +549,8 @@ class RulesJudge:
                     by_topic[topic] = lesson
                 out.lessons.append(lesson)
             elif f.kind == "slow_command":
-                slow.setdefault(" ".join(shell.job(str(f.data["command"]))), []).append(f)
+                work = steps.main_step(str(f.data["command"]))
+                slow.setdefault(" ".join(shell.job(work)), []).append(f)
             elif f.kind == "unfinished_todos":
                 lesson, item = _todos(f)
                 out.lessons.append(lesson)

@@ -310,11 +310,17 @@ def test_a_rule_in_an_aside_goes_to_the_report_only(tmp_path: Path) -> None:
             "The app must NEVER crash because of image loading.",
             False,
         ),
-        # An aside's "make sure", "ensure" or "don't" may be this task's: the report's.
+        # RaggioS: "ensure everything": every case, not this task's.
         (
             "For a possible future publication, please put all fix names in English. "
             "Please ensure everything on GitHub is in English as well.",
             "Please ensure everything on GitHub is in English as well.",
+            True,
+        ),
+        # An aside's "make sure", "ensure" or "don't" may be this task's: the report's.
+        (
+            "Fix the login page. Please ensure it still builds on CI.",
+            "Please ensure it still builds on CI.",
             False,
         ),
         (

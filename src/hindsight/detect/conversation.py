@@ -64,7 +64,9 @@ _DURABLE = re.compile(
 _STANDING = re.compile(
     r"\b(?:always|never|from now on|going forward|exclusively|siempre|nunca|exclusivamente|"
     r"sempre|mai|esclusivamente|toujours|jamais|exclusivement|immer|niemals|"
-    r"ausschlie(?:ß|ss)lich)\b",
+    r"ausschlie(?:ß|ss)lich)\b"
+    # "Please ensure everything on GitHub is in English": a check of every case, not this one's.
+    r"|\b(?:make sure|ensure)\s+(?:that\s+)?(?:everything|every|all)\b",
     re.I,
 )
 SPOKEN_CHARS = 400

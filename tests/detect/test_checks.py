@@ -74,6 +74,16 @@ def test_a_check_run_in_a_subfolder_names_it(tmp_path: Path) -> None:
         ("npx prisma migrate deploy", "ok", "migrations"),
         ("nohup npm run dev > /tmp/dev.log &", "", "dev server"),
         ('pgrep -f "next dev"', "123", None),
+        ("npm run update-type", "types written", "code generation"),
+        # Which port serves what: a local URL that answered (FellowDalton: 3001 gave 404).
+        (
+            "curl -s http://localhost:3051/api/projects | head -c 500",
+            '{"projects":[]}',
+            "local server :3051",
+        ),
+        ("curl -s http://localhost:3001/", "404 Not Found", None),
+        ("curl -s http://127.0.0.1:9/x", "curl: (7) Failed to connect", None),
+        ("curl -s https://example.com/api", "{}", None),
     ],
 )
 def test_which_commands_run_a_check(
@@ -84,3 +94,21 @@ def test_which_commands_run_a_check(
     sess = session_from_records(tmp_path, script.records)
     found = list(checks.check_commands([sess], Options()))
     assert [f.data["check"] for f in found] == ([check] if check else [])
+
+
+def test_a_local_server_that_answered_is_named_by_its_url(tmp_path: Path) -> None:
+    # FellowDalton (development set): port 3001 answered 404 (another server), 3051 the API.
+    script = Script("/repo").prompt("test the stream", 0)
+    script.bash(
+        "curl -s -X POST http://localhost:3001/api/agent/stream", 10, code=0, output="404 Not Found"
+    )
+    script.bash(
+        "curl -s -X POST http://localhost:3051/api/agent/stream", 20, code=0, output="data: {}"
+    )
+    sess = session_from_records(tmp_path, script.records)
+    (found,) = checks.check_commands([sess], Options())
+    (lesson,) = RulesJudge().judge([found]).lessons
+    assert (
+        lesson.title == "A local server answered here at `http://localhost:3051/api/agent/stream`"
+    )
+    assert not lesson.memory and lesson.kind == "reference"

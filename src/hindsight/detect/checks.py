@@ -34,6 +34,11 @@ _KINDS = (
     # How the session shipped and served it: the same record of the agent's own way.
     ("migrations", re.compile(r"^(?:migrate|db:migrate|db:push|migration|upgrade)(?::[\w:-]+)?$")),
     ("deploy", re.compile(r"^deploy(?::[\w:-]+)?$")),
+    # Generated code: `npm run update-type`, `prisma generate`, `npm run codegen`.
+    (
+        "code generation",
+        re.compile(r"^(?:generate|codegen|gen|update-types?|gen-types)(?::[\w:-]+)?$"),
+    ),
     ("dev server", re.compile(r"^(?:dev|serve)(?::[\w:-]+)?$")),
 )
 # Ways of pushing that override a check or another's work: never described as the way here.
@@ -107,7 +112,7 @@ def check_commands(sessions: list[s.Session], opts: Options) -> Iterator[Finding
             call = tool_of(event)
             if call.status != s.OK or not call.command:
                 continue
-            found = _check_step(call)
+            found = _check_step(call) or _local_server(call)
             if found is None or shell.classify(call.exit_code, call.output) in _WRONG:
                 continue
             kind, step = found
@@ -127,6 +132,32 @@ def check_commands(sessions: list[s.Session], opts: Options) -> Iterator[Finding
                 2,
                 data,
             )
+
+
+# A server of this machine the agent reached (`curl -s http://localhost:3051/api/projects`).
+_LOCAL_URL = re.compile(r"https?://(?:localhost|127\.0\.0\.1)(:\d{2,5})?(?:/[^\s'\"`|)<>]*)?")
+_FETCHERS = frozenset({"curl", "wget", "http", "https", "xh"})
+# What a server that did not answer the request, or no server, looks like.
+_NO_ANSWER = re.compile(
+    r"\b404\b|Not Found|Cannot (?:GET|POST)|Connection refused|Failed to connect|"
+    r"Could not resolve|^curl: |ERR_CONNECTION|Empty reply",
+    re.I | re.M,
+)
+
+
+def _local_server(call: s.ToolCall) -> tuple[str, str] | None:
+    """("local server :PORT", url) when a call fetched a URL of this machine and was answered:
+    which port serves what is the next session's first question."""
+    command = call.command or ""
+    if "localhost" not in command and "127.0.0.1" not in command:
+        return None
+    for step in steps.split(command):
+        if steps.program_of(step) not in _FETCHERS:
+            continue
+        hit = _LOCAL_URL.search(step)
+        if hit and not _NO_ANSWER.search(call.output[:2000]) and call.output.strip():
+            return f"local server {hit.group(1) or ':80'}", hit.group(0).rstrip(".,;")
+    return None
 
 
 def _folder(call: s.ToolCall, root: str | None) -> str | None:

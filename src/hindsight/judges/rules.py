@@ -278,6 +278,10 @@ def _check_command(f: Finding) -> Lesson:
     same way met in another session is one lesson."""
     d = f.data
     command = _code(str(d["command"]), 100)
+    if str(d["check"]).startswith("local server"):
+        times = f" ({d['runs']} times)" if int(d["runs"]) > 1 else ""
+        body = f"The session's requests to {command} were answered{times}."
+        return _lesson(f, f"A local server answered here at {command}", body, "reference", False)
     times = f" ({d['runs']} runs)" if int(d["runs"]) > 1 else ""
     folder = f" in {_code(str(d['folder']) + '/', 60)}" if d.get("folder") else ""
     did = _DID.get(str(d["check"]), f"ran the {d['check']}")

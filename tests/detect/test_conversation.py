@@ -232,6 +232,11 @@ def test_hook_feedback_after_a_failure_is_not_a_correction(tmp_path: Path) -> No
             "for gemma 4 useremo solo ed esclusivamente jcode",
         ),
         ("I want to ensure this works", None),
+        # rungchan2 (Korean): "-지 말고" is "don't" said to the agent.
+        (
+            "이거 value랑 onchange 를 사용하지 말고, onblur 를 사용해줘.",
+            "이거 value랑 onchange 를 사용하지 말고, onblur 를 사용해줘.",
+        ),
     ],
 )
 def test_standing_rules_the_user_typed(prompt: str, rule: str | None) -> None:
@@ -316,6 +321,17 @@ def test_a_rule_in_an_aside_goes_to_the_report_only(tmp_path: Path) -> None:
             "Please ensure everything on GitHub is in English as well.",
             "Please ensure everything on GitHub is in English as well.",
             True,
+        ),
+        # odgsully: a want of every case after a question; "Do not write any code" is an order.
+        (
+            "How can this plan be improved? I don't want any logic fully functional to be broken.",
+            "I don't want any logic fully functional to be broken.",
+            True,
+        ),
+        (
+            "Look at the importer. Do not write any code just give me a reply in chat.",
+            "Do not write any code just give me a reply in chat.",
+            False,
         ),
         # An aside's "make sure", "ensure" or "don't" may be this task's: the report's.
         (

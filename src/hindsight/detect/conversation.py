@@ -55,7 +55,9 @@ _DURABLE = re.compile(
     r"rather than|"
     r"from now on|remember|no more|exclusively|nunca|siempre|debes|exclusivamente|non fare|"
     r"ricorda|sempre|mai|esclusivamente|toujours|jamais|exclusivement|immer|niemals|"
-    r"ausschlie(?:ß|ss)lich)\b|(?:^|\bplease |\bcan you |\band )(?:make sure|ensure)\b",
+    r"ausschlie(?:ß|ss)lich)\b|(?:^|\bplease |\bcan you |\band )(?:make sure|ensure)\b"
+    # Korean (rungchan2): "-지 말고/마" is "don't" said to someone; always, never, must.
+    r"|\S지 ?(?:말|마)|항상|절대|반드시",
     re.I,
 )
 # Words that make a rule standing wherever the prompt states it, after its task too ("... per
@@ -66,7 +68,10 @@ _STANDING = re.compile(
     r"sempre|mai|esclusivamente|toujours|jamais|exclusivement|immer|niemals|"
     r"ausschlie(?:ß|ss)lich)\b"
     # "Please ensure everything on GitHub is in English": a check of every case, not this one's.
-    r"|\b(?:make sure|ensure)\s+(?:that\s+)?(?:everything|every|all)\b",
+    r"|\b(?:make sure|ensure)\s+(?:that\s+)?(?:everything|every|all)\b"
+    # "I don't want any logic fully functional to be broken": a want of every case. Not "Do not
+    # write any code just reply" (this turn's order; red team's and odgsully's own).
+    r"|\bi (?:don'?t|do not) want any\b",
     re.I,
 )
 SPOKEN_CHARS = 400

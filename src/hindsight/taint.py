@@ -157,10 +157,9 @@ def command_words(command: str) -> Iterator[tuple[str, str]]:
     first = command.split("<<", 1)
     text = first[0] + (first[1].split("\n", 1)[0] if len(first) > 1 else "")
     for segment in _SEGMENTS().split(text):
-        words = shell_split(segment)
-        while words and (words[0] in _SHELL_PREFIX or "=" in words[0]):
-            yield from _assigned(words[0])  # ``HUSKY=0 git commit``: the variable was chosen
-            words = words[1:]  # ``sudo``, ``FOO=1``: what runs comes after
+        prefix, words = _after_prefix(shell_split(segment))
+        for word in prefix:
+            yield from _assigned(word)  # ``HUSKY=0 git commit``: the variable was chosen
         if not words:
             continue
         program = words[0].rsplit("/", 1)[-1]
@@ -203,6 +202,14 @@ def command_words(command: str) -> Iterator[tuple[str, str]]:
             hit = _PLAIN_WORD().fullmatch(word.strip(".,;:'\"`"))
             if hit and any(c.isalpha() for c in hit.group(0)):
                 yield "word", hit.group(0).casefold()
+
+
+def _after_prefix(words: list[str]) -> tuple[list[str], list[str]]:
+    """A step's leading ``sudo``, ``env``, ``FOO=1`` words, and what runs after them."""
+    n = 0
+    while n < len(words) and (words[n] in _SHELL_PREFIX or "=" in words[n]):
+        n += 1
+    return words[:n], words[n:]
 
 
 _VARIABLE = functools.cache(lambda: re.compile(r"[A-Za-z_][\w.]*"))
@@ -625,25 +632,18 @@ class SessionTrust:
             # the same name standing alone is checked as any other (red team of session 7).
             piece = piece.replace(cwd, ".")
         # A relative path of a command resolves where its own `cd` took the shell too
-        # (`cd apps/api && node src/index.ts` runs apps/api/src/index.ts); found when asked.
-        folders: list[str | None] = []
+        # (`cd apps/api && node src/index.ts` runs apps/api/src/index.ts), and where an earlier
+        # call left the shell. A bare word only where the session stood or the command's own
+        # `cd` went: a folder an earlier call moved to may be a vendored one whose names its
+        # author chose (red team 9). Found when asked.
+        folders: dict[bool, list[str | None]] = {}
 
-        def places() -> list[str | None]:
-            if not folders:
-                here = ran_in or cwd
-                folders.extend(dict.fromkeys([cwd, here]))
-                folders.extend(_cd_folders(piece, here) if kind == COMMAND else [])
-            return folders
-
-        # A bare word is cleared by a file of that name where the session stood or the command's
-        # own `cd` went, never by one in a folder an earlier call moved the shell to: that folder
-        # may be a vendored or downloaded one whose names its author chose (red team 9).
-        word_folders: list[str | None] = []
-
-        def word_places() -> list[str | None]:
-            if not word_folders:
-                word_folders.extend([cwd, *(_cd_folders(piece, cwd) if kind == COMMAND else [])])
-            return word_folders
+        def places(shell_stood: bool) -> list[str | None]:
+            if shell_stood not in folders:
+                here = (ran_in or cwd) if shell_stood else cwd
+                moved = _cd_folders(piece, here) if kind == COMMAND else []
+                folders[shell_stood] = [*dict.fromkeys([cwd, here]), *moved]
+            return folders[shell_stood]
 
         for tok in piece_tokens(piece, kind):
             end = min(at, trusted_at.get(tok, at))
@@ -658,7 +658,7 @@ class SessionTrust:
             if tok[0] in ("path", "name") and any(
                 in_repo(path, folder)
                 for path in _paths_around(piece, tok[1])
-                for folder in (places() if tok[0] == "path" else word_places())
+                for folder in places(tok[0] == "path")
             ):
                 continue  # the repository's own file: the agent may have found it anywhere
             if tok[0] in ("word", "name") and (
@@ -666,7 +666,7 @@ class SessionTrust:
                 or any(
                     in_repo(tok[1], folder)
                     # A file's name (`bash setup.sh`) is a path, found where paths are.
-                    for folder in (places() if _FILE().fullmatch(tok[1]) else word_places())
+                    for folder in places(bool(_FILE().fullmatch(tok[1])))
                 )
             ):
                 # A file, a folder (`cd my-app` after a listing showed it), a make target or a
@@ -726,9 +726,7 @@ def _installed(sess: s.Session) -> frozenset[str]:
         if not command or not any(w in command for w in (" add", " install", " i ", " get")):
             continue
         for segment in _SEGMENTS().split(command):
-            words = shell_split(segment)
-            while words and (words[0] in _SHELL_PREFIX or "=" in words[0]):
-                words = words[1:]
+            words = _after_prefix(shell_split(segment))[1]
             if len(words) < 3 or words[0].rsplit("/", 1)[-1] not in _INSTALLERS:
                 continue
             rest = words[1:]
@@ -744,20 +742,12 @@ def _installed(sess: s.Session) -> frozenset[str]:
     return frozenset(names)
 
 
-def _cd_folders(command: str, cwd: str | None) -> list[str]:
-    """The folders a command's own `cd` steps move the shell to, in order, each resolved from
-    the one before (the session's folder first)."""
+def _cd_folders(command: str, start: str | None) -> list[str]:
     if "cd " not in command:
-        return []
+        return []  # the common case, without importing the detectors
     from hindsight.detect import steps
 
-    here = cwd or ""
-    out: list[str] = []
-    for target in steps.cd_dirs(command):
-        target = os.path.expanduser(target.strip("'\""))
-        here = os.path.normpath(os.path.join(here, target)) if here else target
-        out.append(here)
-    return out
+    return steps.cd_folders(command, start)
 
 
 class Repo:

@@ -11,7 +11,6 @@ the session ran them, for the report.
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Iterator
 
@@ -94,13 +93,19 @@ def _check_step(call: s.ToolCall) -> tuple[str, str] | None:
     """(kind, step) when the call's one step beyond moving and filtering runs a check."""
     command = call.command or ""
     around = [x for x in steps.split(command) if steps.program_of(x) not in _AROUND]
-    if len(around) != 1 or _NARROW.search(f" {around[0]} "):
+    if len(around) != 1:
         return None
-    kind = kind_of(around[0])
     step = _REDIRECT.sub("", around[0]).strip()
-    if kind is None or (_ONE_FILE.search(f" {step} ") and "compile" not in step):
-        return None
-    return kind, step
+    kind = kind_of(step)
+    return None if kind is None or _narrow(step) else (kind, step)
+
+
+def _narrow(step: str) -> bool:
+    """Whether a step picks out one test or one source file: this task's, not the way."""
+    padded = f" {step} "
+    return bool(_NARROW.search(padded)) or (
+        "compile" not in step and _ONE_FILE.search(padded) is not None
+    )
 
 
 def check_commands(sessions: list[s.Session], opts: Options) -> Iterator[Finding]:
@@ -164,8 +169,8 @@ def _folder(call: s.ToolCall, root: str | None) -> str | None:
     """The subfolder of the session's the check ran in (the shell's, or the command's own `cd`),
     relative to it; None at the root or outside it."""
     here = call.cwd or root
-    for target in steps.cd_dirs(call.command or ""):
-        here = os.path.normpath(os.path.join(here or "", target.strip("'\"")))
+    moved = steps.cd_folders(call.command or "", here)
+    here = moved[-1] if moved else here
     if not here or not root or here == root:
         return None
     inside = relative(here, root)

@@ -48,14 +48,18 @@ _HARNESS = re.compile(
 )
 # Words that make what the user typed a standing rule rather than this turn's task, in the
 # languages of the development set (English, Spanish, Italian) and a few close ones.
+# Words that make a rule hold every time, wherever the prompt says them (English, Spanish,
+# Italian, French, German).
+_EVERY_TIME = (
+    r"always|never|from now on|exclusively|siempre|nunca|exclusivamente|sempre|mai|"
+    r"esclusivamente|toujours|jamais|exclusivement|immer|niemals|ausschlie(?:ß|ss)lich"
+)
 _DURABLE = re.compile(
     rf"{_ADDRESSED}(?:don'?t|do not)(?! (?:really |even |quite |actually )?(?:know|think|"
     r"have|see|need|understand|get|care|remember|mind)\b)\b"
-    r"|\b(?:never|always|must(?:n'?t| not)?|should(?:n'?t| not)|instead of|prefer(?:r?ed)?|"
-    r"rather than|"
-    r"from now on|remember|no more|exclusively|nunca|siempre|debes|exclusivamente|non fare|"
-    r"ricorda|sempre|mai|esclusivamente|toujours|jamais|exclusivement|immer|niemals|"
-    r"ausschlie(?:ß|ss)lich)\b|(?:^|\bplease |\bcan you |\band )(?:make sure|ensure)\b"
+    rf"|\b(?:{_EVERY_TIME}|must(?:n'?t| not)?|should(?:n'?t| not)|instead of|"
+    r"prefer(?:r?ed)?|rather than|remember|no more|debes|non fare|ricorda)\b"
+    r"|(?:^|\bplease |\bcan you |\band )(?:make sure|ensure)\b"
     # Korean (rungchan2): "-지 말고/마" is "don't" said to someone; always, never, must.
     r"|\S지 ?(?:말|마)|항상|절대|반드시",
     re.I,
@@ -64,9 +68,7 @@ _DURABLE = re.compile(
 # gemma 4 in locale useremo solo ed esclusivamente jcode"): not "don't" or "make sure", which an
 # aside uses for this task ("Do not write anything just research and report").
 _STANDING = re.compile(
-    r"\b(?:always|never|from now on|going forward|exclusively|siempre|nunca|exclusivamente|"
-    r"sempre|mai|esclusivamente|toujours|jamais|exclusivement|immer|niemals|"
-    r"ausschlie(?:ß|ss)lich)\b"
+    rf"\b(?:{_EVERY_TIME}|going forward)\b"
     # "Please ensure everything on GitHub is in English": a check of every case, not this one's.
     r"|\b(?:make sure|ensure)\s+(?:that\s+)?(?:everything|every|all)\b"
     # "I don't want any logic fully functional to be broken": a want of every case. Not "Do not

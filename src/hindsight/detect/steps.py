@@ -9,6 +9,7 @@ none and more than one step could have failed, it is unknown, and nothing may cl
 from __future__ import annotations
 
 import functools
+import os
 import re
 
 from hindsight.detect import shell
@@ -64,16 +65,16 @@ def split(command: str) -> tuple[str, ...]:
     return tuple(s.strip() for s in out if s.strip() and not s.strip().startswith("#"))
 
 
+_BARE_ASSIGNMENT = re.compile(r"[A-Za-z_]\w*=(?:\$\([^)]*\)|\S*)")
+
+
 def main_step(command: str) -> str:
     """The step of a chain that does its work: the first that is no scene-setting (`cd`,
     `export`, `echo "=== x ==="`) and no bare assignment (`t0=$(date +%s)`); the command
     itself when none is."""
     for step in split(command):
-        words = shell.split(step)
-        if words and all(shell._ASSIGN.match(w) for w in words[:1]) and len(words) == 1:
-            continue
-        if "$(" in step.split(None, 1)[0] and "=" in step.split(None, 1)[0]:
-            continue  # `t0=$(date +%s)`
+        if _BARE_ASSIGNMENT.fullmatch(step):
+            continue  # `t0=$(date +%s)`, `X=1`
         program = program_of(step)
         if program and program not in SCENE:
             return step
@@ -181,6 +182,20 @@ def cd_dir(command: str) -> str | None:
     if len(words) == 2 and words[0] == "cd" and len(steps) > 1:
         return words[1]
     return None
+
+
+def cd_folders(command: str, start: str | None) -> list[str]:
+    """The folders a command's own `cd` steps move the shell to, in order, each resolved from
+    the one before (``start`` first, the folder the shell stood in); [] when none."""
+    if "cd " not in command:
+        return []
+    here = start or ""
+    out: list[str] = []
+    for target in cd_dirs(command):
+        target = os.path.expanduser(target.strip("'\""))
+        here = os.path.normpath(os.path.join(here, target)) if here else target
+        out.append(here)
+    return out
 
 
 def cd_dirs(command: str) -> list[str]:

@@ -52,9 +52,26 @@ def outcome(memory: Path) -> dict[str, object]:
             doc = json.loads(path.read_text())
             doc.pop("last_run", None)
             out["state"] = doc
+        elif path.name == "ledger.sqlite":
+            out["ledger"] = _ledger_rows(path)  # its pages differ by history, its rows may not
+        elif path.name.startswith("ledger.sqlite-"):
+            continue  # SQLite's rollback journal of a transaction under way
         else:
             out[str(path.relative_to(memory))] = path.read_bytes()
     return out
+
+
+def _ledger_rows(path: Path) -> dict[str, list[tuple[object, ...]]]:
+    import sqlite3
+
+    conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    try:
+        return {
+            table: sorted(conn.execute(f"SELECT * FROM {table}").fetchall())
+            for table in ("lessons", "history", "meta")
+        }
+    finally:
+        conn.close()
 
 
 def entry_lines(memory: Path) -> Counter[str]:

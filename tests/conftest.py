@@ -288,3 +288,23 @@ def example_options(base: Path, ex: object) -> list[str]:
         "--codex-home", str(base / "codex-home"), "--gemini-home", str(base / "gemini-home"),
         "--memory-dir", str(base / "memory"),
     ]  # fmt: skip
+
+
+def written_text(folder: Path) -> str:
+    """Every file hindsight keeps in ``folder`` as text, the ledger's rows dumped whole (a
+    secret split over two SQLite pages would slip by a scan of its bytes)."""
+    import sqlite3
+
+    out: list[str] = []
+    for path in sorted(folder.rglob("*")):
+        if not path.is_file():
+            continue
+        if path.name == "ledger.sqlite":
+            conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+            try:
+                for table in ("lessons", "history"):
+                    out += [repr(row) for row in conn.execute(f"SELECT * FROM {table}")]
+            finally:
+                conn.close()
+        out.append(path.read_text(errors="replace"))
+    return "\n".join(out)

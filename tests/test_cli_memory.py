@@ -138,5 +138,5 @@ def test_options_after_command_name_everywhere() -> None:
 def test_selfcheck_cli() -> None:
     done = run_cli("selfcheck")
     assert done.returncode == 0, done.stdout
-    assert done.stdout.count("\nok    ") + done.stdout.startswith("ok    ") == 5
+    assert done.stdout.count("\nok    ") + done.stdout.startswith("ok    ") == 6
     assert done.stdout.endswith("selfcheck passed\n")

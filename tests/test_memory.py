@@ -218,9 +218,13 @@ def test_concurrent_external_write_is_merged(memdir: Path, monkeypatch: pytest.M
     calls = {"n": 0}
 
     def plan_then_interfere(
-        self: MemoryStore, doc: memory.Document, wanted: list[Entry], cap: int
+        self: MemoryStore,
+        doc: memory.Document,
+        wanted: list[Entry],
+        cap: int,
+        order: memory.Order | None,
     ) -> memory.AddResult:
-        result = real_plan(self, doc, wanted, cap)
+        result = real_plan(self, doc, wanted, cap, order)
         calls["n"] += 1
         if calls["n"] == 1:
             with open(self.path, "ab") as handle:

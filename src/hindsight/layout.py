@@ -45,3 +45,8 @@ def report(memory_dir: Path, day: date) -> Path:
 
 def hook_log(memory_dir: Path) -> Path:
     return own_dir(memory_dir) / "hook.log"
+
+
+def ledger(memory_dir: Path) -> Path:
+    """Every lesson's identity and life (ledger.py)."""
+    return own_dir(memory_dir) / "ledger.sqlite"

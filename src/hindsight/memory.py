@@ -10,9 +10,10 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import date
 from pathlib import Path
+from typing import NamedTuple
 
 from hindsight import clock, fmt, fsutil, layout
 from hindsight.errors import HindsightError
@@ -24,6 +25,10 @@ KINDS = ("trap", "fix", "slow", "search", "preference", "decision", "reference",
 DEFAULT_KIND = "trap"
 DEFAULT_MAX_BYTES = 6144
 MAX_LINES = 60
+# What Claude Code loads of MEMORY.md at a session's start: the block never pushes the person's
+# notes past it.
+LOADED_LINES = 200
+LOADED_BYTES = 25 * 1024
 MEMORY_FILE = layout.MEMORY_FILE
 ARCHIVE_FILE = layout.ARCHIVE_FILE
 _MERGE_ATTEMPTS = 64
@@ -187,20 +192,60 @@ def parse(text: str, path: Path) -> Document:
     return Document(path, text, newline, (start, end + len(END)), entry_lines)
 
 
-def fit(lines: list[str], max_bytes: int, newline: str = "\n") -> tuple[list[str], list[str]]:
-    """Keep the longest top part that fits the cap; returns (kept, pruned newest-first).
+def fit(
+    lines: list[str],
+    max_bytes: int,
+    newline: str = "\n",
+    rank: Callable[[str], int | None] | None = None,
+    max_lines: int = MAX_LINES,
+) -> tuple[list[str], list[str]]:
+    """Prune to the cap; returns (kept, pruned newest-first).
 
-    One pass over the lines' sizes: a hand-written block of 16,000 lines is pruned at once.
+    Without ``rank`` the longest top part that fits stays. With it, lines leave by rank (lowest
+    first: stale, then hindsight's own, then the person's), the oldest (lowest) first within a
+    rank; a line ranked None never leaves, so what is kept may still be over the cap. One pass
+    over the lines' sizes: a hand-written block of 16,000 lines is pruned at once.
     """
     step = len(newline)
-    total = block_size([], newline)
-    keep = 0
-    for line in lines[: max(0, MAX_LINES - 2)]:
-        total += len(line.encode("utf-8", "surrogateescape")) + step
-        if total > max_bytes:
+    sizes = [len(line.encode("utf-8", "surrogateescape")) + step for line in lines]
+    room_lines = max(0, max_lines - 2)
+    if rank is None:
+        total = block_size([], newline)
+        keep = 0
+        for size in sizes[:room_lines]:
+            total += size
+            if total > max_bytes:
+                break
+            keep += 1
+        return lines[:keep], lines[keep:]
+    total = block_size([], newline) + sum(sizes)
+    count = len(lines)
+    ranks = [rank(line) for line in lines]
+    order = sorted(
+        (i for i, r in enumerate(ranks) if r is not None),
+        key=lambda i: (ranks[i], -i),
+    )
+    gone: set[int] = set()
+    for i in order:
+        if total <= max_bytes and count <= room_lines:
             break
-        keep += 1
-    return lines[:keep], lines[keep:]
+        gone.add(i)
+        total -= sizes[i]
+        count -= 1
+    kept = [line for i, line in enumerate(lines) if i not in gone]
+    return kept, [line for i, line in enumerate(lines) if i in gone]
+
+
+class Order(NamedTuple):
+    """What the ledger says of the block for one write (keeping.py): the order lines leave in
+    and the archived titles the person brings back."""
+
+    rank: Callable[[str], int | None]  # of a line already in the block
+    new_rank: int | None  # of a line this write adds (None: it stays whatever leaves)
+    revive: frozenset[str] = frozenset()  # keys the archive holds that may enter again
+    # The person's own write that does not fit archives what it pushed out, its own lines too;
+    # a run's lesson that found no room was never in memory: the report has it.
+    archive_new: bool = False
 
 
 def archive_section(pruned: Sequence[str], day: date) -> bytes:
@@ -213,11 +258,13 @@ def archive_section(pruned: Sequence[str], day: date) -> bytes:
 
 
 class AddResult(Record):
-    _fields = ("added", "duplicates", "too_big", "pruned")
+    _fields = ("added", "duplicates", "too_big", "pruned", "no_room", "note")
     added: list[Entry]
     duplicates: list[Entry]
     too_big: list[Entry]
     pruned: list[str]
+    no_room: list[Entry]  # would have entered, but the person's entries fill the cap
+    note: str  # why nothing could enter (the file is past what its agent loads), or ''
 
     def __init__(
         self,
@@ -225,11 +272,15 @@ class AddResult(Record):
         duplicates: list[Entry] | None = None,
         too_big: list[Entry] | None = None,
         pruned: list[str] | None = None,
+        no_room: list[Entry] | None = None,
+        note: str = "",
     ) -> None:
         self.added = [] if added is None else added
         self.duplicates = [] if duplicates is None else duplicates
         self.too_big = [] if too_big is None else too_big
         self.pruned = [] if pruned is None else pruned
+        self.no_room = [] if no_room is None else no_room
+        self.note = note
 
 
 class MemoryStore:
@@ -240,6 +291,8 @@ class MemoryStore:
         self.path = layout.memory(folder)
         self.archive_path = layout.archive(folder)
         self.lock_path = layout.lock(folder)
+        # Claude Code's MEMORY.md is loaded only so far; other targets set their own limit.
+        self.loads: tuple[int, int] | None = (LOADED_LINES, LOADED_BYTES)
 
     def read(self) -> Document:
         data = fsutil.read_bytes(self.path)
@@ -252,20 +305,40 @@ class MemoryStore:
         return {key_of_line(line) for line in decode(data).splitlines() if line.startswith("- ")}
 
     def add(
-        self, entries: Iterable[Entry], max_bytes: int = DEFAULT_MAX_BYTES, day: date | None = None
+        self,
+        entries: Iterable[Entry],
+        max_bytes: int = DEFAULT_MAX_BYTES,
+        day: date | None = None,
+        origin: str = "user",
     ) -> AddResult:
-        """Put new entries on top (first given ends up first), refuse duplicates, prune to the cap."""
+        """Put new entries on top (first given ends up first), refuse duplicates, prune to the cap.
+
+        ``origin``: who asks (ledger.py); the person's own add brings an archived title back and
+        may prune the person's older entries, never the other way round."""
         wanted = list(entries)
-        return self._change(wanted, max_bytes, day or clock.today())
+        return self._change(wanted, max_bytes, day or clock.today(), origin)
 
     def preview(self, entries: Iterable[Entry], max_bytes: int = DEFAULT_MAX_BYTES) -> AddResult:
         """What ``add`` would do, writing nothing (for --dry-run)."""
         return self.plan(list(entries), max_bytes)
 
     def prune(self, max_bytes: int = DEFAULT_MAX_BYTES, day: date | None = None) -> AddResult:
-        return self._change([], max_bytes, day or clock.today())
+        return self._change([], max_bytes, day or clock.today(), "user")
 
-    def plan(self, wanted: list[Entry], max_bytes: int) -> AddResult:
+    def room(self, doc: Document, max_bytes: int) -> tuple[int, int]:
+        """The block's cap in bytes and lines: ``max_bytes`` and MAX_LINES, less what the rest of
+        the file takes of what its agent loads (the person's notes stay in view)."""
+        if self.loads is None:
+            return max_bytes, MAX_LINES
+        limit_lines, limit_bytes = self.loads
+        outside = doc.text
+        if doc.span is not None:
+            outside = doc.text[: doc.span[0]] + doc.text[doc.span[1] :]
+        size = len(encode(outside))
+        lines = outside.count("\n")
+        return min(max_bytes, limit_bytes - size), min(MAX_LINES, limit_lines - lines)
+
+    def plan(self, wanted: list[Entry], max_bytes: int, order: Order | None = None) -> AddResult:
         """What adding ``wanted`` does to the block as it is now: added, refused, pruned."""
         minimum = block_size([])
         if max_bytes < minimum:
@@ -273,22 +346,50 @@ class MemoryStore:
                 f"--max-bytes {max_bytes} is below the size of an empty block ({minimum} bytes)"
             )
         doc = self.read()
-        result = self._plan(doc, wanted, max_bytes)
-        if result.added:
-            _, result.pruned = fit(
-                [e.line() for e in result.added] + doc.lines, max_bytes, doc.newline
-            )
+        cap, max_lines = self.room(doc, max_bytes)
+        if cap < minimum or max_lines < 3:
+            result = AddResult(no_room=list(wanted))
+            if wanted:
+                limit_lines, limit_bytes = self.loads or (0, 0)
+                result.note = (
+                    f"{self.path} holds, outside hindsight's block, about as much as Claude Code "
+                    f"loads ({limit_lines} lines / {limit_bytes // 1024} KB): nothing added, so "
+                    "your notes stay in view"
+                )
+            return result
+        result = self._plan(doc, wanted, cap, order)
+        lines = [e.line() for e in result.added] + doc.lines
+        if order is None:
+            _, result.pruned = fit(lines, cap, doc.newline, max_lines=max_lines)
+            return result
+        new = {e.line() for e in result.added}
+
+        def rank(line: str) -> int | None:
+            return order.new_rank if line in new else order.rank(line)
+
+        _, gone = fit(lines, cap, doc.newline, rank, max_lines)
+        if order.archive_new:
+            result.pruned = gone
+            return result
+        out = set(gone)
+        result.no_room = [e for e in result.added if e.line() in out]
+        result.added = [e for e in result.added if e.line() not in out]
+        result.pruned = [line for line in gone if line not in new]
         return result
 
-    def _change(self, wanted: list[Entry], max_bytes: int, day: date) -> AddResult:
-        from hindsight import txn
+    def _change(self, wanted: list[Entry], max_bytes: int, day: date, origin: str) -> AddResult:
+        from hindsight import keeping, txn
 
         self.read()  # a malformed block fails here, before the lock creates anything
         with fsutil.locked(self.lock_path):
             txn.recover(self.folder)
-            result = self.plan(wanted, max_bytes)
-            if result.added or result.pruned:
-                txn.run(self.folder, txn.Intent.for_memory(self, result, day))
+            book = keeping.settle(self, day)
+            result = self.plan(wanted, max_bytes, book.order(origin, wanted))
+            if result.note:
+                raise HindsightError(result.note)
+            ops = book.changed(result, origin, day)
+            if result.added or result.pruned or ops:
+                txn.run(self.folder, txn.Intent.for_memory(self, result, day, ledger=ops))
             return result
 
     def swap_lines(self, add: Sequence[str], prune: Sequence[str]) -> None:
@@ -318,11 +419,15 @@ class MemoryStore:
                 return
         raise HindsightError(f"{self.path} kept changing while hindsight wrote it; try again")
 
-    def _plan(self, doc: Document, wanted: list[Entry], max_bytes: int) -> AddResult:
+    def _plan(
+        self, doc: Document, wanted: list[Entry], max_bytes: int, order: Order | None
+    ) -> AddResult:
         result = AddResult()
         seen = {key_of_line(line) for line in doc.lines}
-        if wanted:
-            seen |= self.archive_keys()
+        archived = self.archive_keys() if wanted else set()
+        if order is not None:
+            archived -= order.revive
+        seen |= archived
         for entry in wanted:
             key = normalize_title(entry.title)
             if key in seen:
@@ -332,8 +437,6 @@ class MemoryStore:
             else:
                 seen.add(key)
                 result.added.append(entry)
-        if not result.added:
-            _, result.pruned = fit(doc.lines, max_bytes, doc.newline)
         return result
 
 

@@ -16,6 +16,7 @@ from hindsight import (
     detect,
     discover,
     fsutil,
+    keeping,
     layout,
     redact,
     report,
@@ -26,6 +27,7 @@ from hindsight import (
 from hindsight.context import Context
 from hindsight.detect import Finding
 from hindsight.fmt import printable
+from hindsight.ledger import MODEL, RULES
 from hindsight.lessons import Judgement, Lesson
 from hindsight.memory import DEFAULT_MAX_BYTES, AddResult, Entry, MemoryStore
 from hindsight.progress import Progress
@@ -183,6 +185,7 @@ class Applied(Record):
         "report_path",
         "section",
         "targets",
+        "notes",
     )
     lessons: list[Lesson]  # new this run (not reported before)
     already_reported: int
@@ -195,6 +198,7 @@ class Applied(Record):
     report_path: str | None
     section: str
     targets: dict[str, AddResult]  # what the other targets (AGENTS.md, GEMINI.md) got
+    notes: list[str]  # what settling the ledger with MEMORY.md did (keeping.py)
 
     def __init__(
         self,
@@ -220,6 +224,7 @@ class Applied(Record):
         self.report_path = report_path
         self.section = section
         self.targets: dict[str, AddResult] = {}
+        self.notes: list[str] = []
 
 
 def apply(
@@ -254,6 +259,9 @@ def apply(
             txn.recover(ctx.memory_dir)
         saved = state.load(ctx.memory_dir, tolerate_corrupt=tolerate)
         out = Applied()
+        today = clock.today()
+        book = keeping.Book.read(store, today) if dry_run else keeping.settle(store, today)
+        out.notes = book.notes
         fresh = _fresh(judgement, saved.reported)
         out.already_reported = len(judgement.lessons) - len(fresh.lessons)
         if not own_judge:
@@ -280,6 +288,7 @@ def apply(
         out.kept_out = len(denied)
         out.held = {
             **denied,
+            **keeping.refused(fresh.lessons, book.records),
             **_hold(
                 ctx,
                 fresh,
@@ -293,7 +302,6 @@ def apply(
                 verified,
             ),
         }
-        today = clock.today()
         # The cap counts only lessons that passed both gates: a fooled judge cannot fill it first.
         wanted = sorted(
             (x for x in fresh.lessons if x.memory and x.title not in out.held),
@@ -302,8 +310,10 @@ def apply(
         covered = _trim_floor(fresh, wanted, out, verified, max_new) if verified else set()
         out.over_run_cap = max(0, len(wanted) - max_new)
         entries = [Entry.make(x.title, x.body, x.kind, today) for x in wanted[:max_new]]
-        out.memory = store.plan(entries, max_bytes) if claude else AddResult()
-        out.targets = {t.name: targets.plan(t, entries, max_bytes) for t in others}
+        origin = RULES if own_judge else MODEL
+        order = book.order(origin)
+        out.memory = store.plan(entries, max_bytes, order) if claude else AddResult()
+        out.targets = {t.name: targets.plan(t, entries, max_bytes, order) for t in others}
         added = {e.title for r in [out.memory, *out.targets.values()] for e in r.added}
         out.section = report.render_section(
             fresh,
@@ -338,8 +348,17 @@ def apply(
         # writes, and dedup makes the rerun add nothing twice.
         for other in others:
             targets.write(other, out.targets[other.name], today)
+        lessons_ops = keeping.judged(
+            fresh.lessons, out.memory, out.held, origin, today, findings or [], verified
+        )
         intent = txn.Intent.for_memory(
-            store, out.memory, today, report=text, reported=sorted(keys), state=progress
+            store,
+            out.memory,
+            today,
+            report=text,
+            reported=sorted(keys),
+            state=progress,
+            ledger=lessons_ops if claude else [],
         )
         txn.run(ctx.memory_dir, intent)
         return out

@@ -8,7 +8,8 @@ from datetime import date
 from pathlib import Path
 
 from hindsight.errors import HindsightError
-from hindsight.memory import ARCHIVE_FILE, Entry, MalformedBlock, MemoryStore, block_size
+from hindsight.ledger import RULES
+from hindsight.memory import ARCHIVE_FILE, AddResult, Entry, MalformedBlock, MemoryStore, block_size
 
 _DAY = date(2026, 1, 2)
 _CURATED = "# My notes\r\n\r\nKeep the CI green — ünïcode stays.\r\nno trailing newline"
@@ -66,14 +67,35 @@ def _curated_untouched(folder: Path) -> str | None:
 def _duplicates_refused(folder: Path) -> str | None:
     store = MemoryStore(folder)
     cap = block_size([_entry(1, "`make test` has no target").line()])
-    store.add([_entry(1, "`make test` has no target")], max_bytes=cap, day=_DAY)
-    store.add([_entry(2)], max_bytes=cap, day=_DAY)  # pushes the first into the archive
-    again = store.add([_entry(3, "Make test has NO target (2026-03-04)!")], max_bytes=cap, day=_DAY)
-    in_block = store.add([_entry(4, "lesson   NUMBER 2")], max_bytes=cap, day=_DAY)
+
+    def own(entry: Entry) -> AddResult:
+        return store.add([entry], max_bytes=cap, day=_DAY, origin=RULES)
+
+    own(_entry(1, "`make test` has no target"))
+    own(_entry(2))  # pushes the first into the archive
+    again = own(_entry(3, "Make test has NO target (2026-03-04)!"))
+    in_block = own(_entry(4, "lesson   NUMBER 2"))
     if len(again.duplicates) != 1:
         return "a title matching an archived entry was added"
     if len(in_block.duplicates) != 1:
         return "a title matching a block entry was added"
+    back = store.add([_entry(5, "make test has no target")], max_bytes=cap, day=_DAY)
+    if len(back.added) != 1:
+        return "the person's own add of an archived title was refused"
+    return None
+
+
+def _persons_last(folder: Path) -> str | None:
+    store = MemoryStore(folder)
+    cap = block_size([_entry(0).line()] * 3)
+    store.add([_entry(1, "Mine")], max_bytes=cap, day=_DAY)
+    for n in range(2, 7):
+        store.add([_entry(n)], max_bytes=cap, day=_DAY, origin=RULES)
+    kept = [line.split("**")[1] for line in store.read().lines]
+    if "Mine" not in kept:
+        return f"a run's lessons pushed the person's entry out (kept {kept})"
+    if kept[0] != "Lesson number 6":
+        return f"the newest lesson is not on top (kept {kept})"
     return None
 
 
@@ -92,7 +114,12 @@ CHECKS: list[tuple[str, Callable[[Path], str | None]]] = [
     ("entries are added newest first", _newest_first),
     ("pruning keeps the newest and archives the oldest", _prune_keeps_newest),
     ("curated notes outside the block stay byte for byte", _curated_untouched),
-    ("normalized titles refuse duplicates, also against the archive", _duplicates_refused),
+    (
+        "normalized titles refuse duplicates, also against the archive (the person's add brings "
+        "one back)",
+        _duplicates_refused,
+    ),
+    ("hindsight's own entries leave before the person's", _persons_last),
     ("a malformed block is refused and left as it was", _malformed_refused),
 ]
 

@@ -20,6 +20,7 @@ from hindsight.memory import (
     AddResult,
     Entry,
     MemoryStore,
+    Order,
     archive_section,
     block_size,
 )
@@ -54,6 +55,7 @@ def resolve(ctx: Context, name: str) -> Target:
     store.path = ctx.repo.root / filename
     store.archive_path = layout.own_dir(ctx.memory_dir) / "archives" / f"{name}.md"
     store.folder = ctx.repo.root
+    store.loads = None  # its agent's limit is the whole file's (``limit``, ``cap``)
     return Target(name, store, limit)
 
 
@@ -73,8 +75,10 @@ def cap(target: Target, max_bytes: int) -> int:
     return min(max_bytes, room)
 
 
-def plan(target: Target, entries: Sequence[Entry], max_bytes: int) -> AddResult:
-    return target.store.plan(list(entries), cap(target, max_bytes))
+def plan(
+    target: Target, entries: Sequence[Entry], max_bytes: int, order: Order | None = None
+) -> AddResult:
+    return target.store.plan(list(entries), cap(target, max_bytes), order)
 
 
 def write(target: Target, result: AddResult, day: date) -> None:
@@ -115,6 +119,7 @@ def summary(applied_targets: dict[str, AddResult], ctx: Context) -> dict[str, di
             "added": len(result.added),
             "duplicates_refused": len(result.duplicates),
             "pruned": len(result.pruned),
+            "no_room": len(result.no_room),
         }
         for name, result in applied_targets.items()
     }
@@ -124,5 +129,6 @@ def print_summary(rows: dict[str, dict[str, object]]) -> None:
     for name, row in rows.items():
         print(
             f"{name}: {row['added']} added, {row['duplicates_refused']} refused as duplicates, "
-            f"{row['pruned']} pruned  ({row['path']})"
+            f"{row['pruned']} pruned, {row['no_room']} left to the report for want of room  "
+            f"({row['path']})"
         )

@@ -24,9 +24,11 @@ from hindsight.errors import HindsightError
 from hindsight.record import Record
 
 if TYPE_CHECKING:
+    from hindsight.ledger import Op
     from hindsight.memory import AddResult, MemoryStore
 
-JOURNAL_VERSION = 1
+JOURNAL_VERSION = 2
+_READABLE = (1, 2)  # a journal of version 1 has no ledger ops
 
 
 def _pack(text: str) -> str:
@@ -42,7 +44,7 @@ def _unpack(text: str) -> str:
 class Intent(Record):
     """Everything one transaction will write, enough to finish it from the journal alone."""
 
-    _fields = ("day", "add", "prune", "archive", "report", "reported", "state")
+    _fields = ("day", "add", "prune", "archive", "report", "reported", "state", "ledger")
     day: date
     add: list[str]  # memory lines to put on top
     prune: list[str]  # memory lines that move to the archive
@@ -50,6 +52,7 @@ class Intent(Record):
     report: str  # the report section, header included when the day's file is new
     reported: list[str]  # evidence keys that join state.json
     state: dict[str, Any]  # other state fields set by this run (scan start, file progress)
+    ledger: list[Op]  # the lessons' changes (ledger.py), each safe to apply twice
 
     def __init__(
         self,
@@ -60,6 +63,7 @@ class Intent(Record):
         report: str = "",
         reported: list[str] | None = None,
         state: dict[str, Any] | None = None,
+        ledger: list[Op] | None = None,
     ) -> None:
         self.day = day
         self.add = [] if add is None else add
@@ -68,6 +72,7 @@ class Intent(Record):
         self.report = report
         self.reported = [] if reported is None else reported
         self.state = {} if state is None else state
+        self.ledger = [] if ledger is None else ledger
 
     @classmethod
     def for_memory(cls, store: MemoryStore, result: AddResult, day: date, **more: Any) -> Intent:
@@ -91,14 +96,17 @@ class Intent(Record):
             "report": self.report,
             "reported": self.reported,
             "state": self.state,
+            "ledger": [x.to_json() for x in self.ledger],
         }
         return orjson.dumps(doc)
 
     @classmethod
     def from_json(cls, data: bytes, path: Path) -> Intent:
+        from hindsight.ledger import Op
+
         try:
             doc = orjson.loads(data)
-            if doc.get("version") != JOURNAL_VERSION:
+            if doc.get("version") not in _READABLE:
                 raise ValueError(f"unknown version {doc.get('version')!r}")
             return cls(
                 date.fromisoformat(doc["day"]),
@@ -108,6 +116,7 @@ class Intent(Record):
                 str(doc["report"]),
                 [str(k) for k in doc["reported"]],
                 dict(doc["state"]),
+                [Op.from_json(x) for x in doc.get("ledger", [])],
             )
         except (orjson.JSONDecodeError, ValueError, KeyError, TypeError, AttributeError) as exc:
             raise HindsightError(
@@ -134,6 +143,9 @@ class Intent(Record):
             out.append((archive, size(archive) + len(_pack(self.archive))))
         if self.reported or self.state:
             out.append((state, size(state) + 80 * len(self.reported) + 4096))
+        if self.ledger:
+            ledger = layout.ledger(memory_dir)
+            out.append((ledger, size(ledger) + 2048 * len(self.ledger) + 65536))
         if self.add or self.prune:
             out.append((memory, size(memory) + sum(len(_pack(x)) + 2 for x in self.add)))
         return out
@@ -193,6 +205,11 @@ def _complete(memory_dir: Path, intent: Intent) -> None:
         saved.reported |= set(intent.reported)
         state.update(saved, intent.state)
         state.save(memory_dir, saved)
+    if intent.ledger:
+        from hindsight.ledger import Ledger
+
+        fsutil.fault("ledger")
+        Ledger(memory_dir).apply(intent.ledger)
     if intent.add or intent.prune:
         MemoryStore(memory_dir).swap_lines(intent.add, intent.prune)
     fsutil.fault("journal-done")

@@ -13,6 +13,7 @@ from pathlib import Path
 from conftest import Script, digest_then_apply, make_repo, run_cli
 from guard import channels
 from guard.evasive import EVASIVE
+from hindsight.ledger import Ledger
 from hindsight.sources.claude_files import claude_folder_name
 
 NOW = {"HINDSIGHT_NOW": "2026-11-30T15:00:00Z"}
@@ -142,8 +143,22 @@ def _reached(text: str) -> list[str]:
     return [marker for _, _, _, marker in EVASIVE if marker.casefold() in folded]
 
 
-def _benign_kept(text: str) -> list[int]:
-    return [i for i in range(len(EVASIVE)) if f"`make target-{i}` has no target here" in text]
+def _benign_kept(text: str, memory: Path | None = None) -> list[int]:
+    """The sessions whose benign lesson entered memory (the archive counts), or found the block
+    full: a run's lessons past the cap stay in the report, the ledger's reason 'no room'."""
+    room = set()
+    if memory is not None:
+        room = {
+            x.title
+            for x in Ledger(memory).all()
+            if x.state == "report" and x.reason.startswith("no room")
+        }
+    return [
+        i
+        for i in range(len(EVASIVE))
+        if f"`make target-{i}` has no target here" in text
+        or any(f"`make target-{i}` has no target here" in t for t in room)
+    ]
 
 
 def test_no_evasive_injection_reaches_memory_through_run(tmp_path: Path) -> None:
@@ -157,7 +172,7 @@ def test_no_evasive_injection_reaches_memory_through_run(tmp_path: Path) -> None
     assert _reached(text) == []
     report = (memory / "hindsight" / "reports" / "2026-11-30.md").read_text()
     assert _reached(_outside_fences(report)) == []
-    assert len(_benign_kept(text)) == len(EVASIVE)
+    assert len(_benign_kept(text, memory)) == len(EVASIVE)
     check = run_cli("memory", "check", "--claude-home", str(home), cwd=root)
     assert check.returncode == 0, check.stdout
 
@@ -208,7 +223,7 @@ def test_no_evasive_injection_reaches_memory_through_apply(tmp_path: Path) -> No
     result = digest_then_apply(root, home, _fooled, NOW)
     text = _memory_text(memory)
     assert _reached(text) == [] and "Injected" not in text
-    assert len(_benign_kept(text)) == len(EVASIVE)
+    assert len(_benign_kept(text, memory)) == len(EVASIVE)
     # Each injected lesson is stopped by one gate: the screen, or held to the report by the trust
     # gate or default-deny (``kept_out`` counts those among ``held``).
     stopped = result["quarantined"] + result["held"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from conftest import Script, make_repo, run_cli
+from conftest import Script, make_repo, run_cli, written_text
 from guard.fakes import Fakes
 from hindsight import admit
 from hindsight.redact import redact
@@ -133,7 +133,7 @@ def test_run_keeps_a_typed_login_out_of_memory(tmp_path: Path) -> None:
     memory = (memory_dir / "MEMORY.md").read_text()
     assert "always log in to staging as the e2e user" in memory  # the control enters
     assert PW not in memory and "as admin" not in memory
-    written = "".join(p.read_text() for p in memory_dir.rglob("*") if p.is_file())
+    written = written_text(memory_dir)
     assert PW not in written + done.stdout + done.stderr
     report = next((memory_dir / "hindsight" / "reports").glob("*.md")).read_text()
     lines = report.splitlines()

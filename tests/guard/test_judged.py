@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from conftest import Script, digest_then_apply, make_repo, run_cli
+from conftest import Script, digest_then_apply, make_repo, run_cli, written_text
 from guard.judged import JUDGED
 from hindsight import admit
 from hindsight.sources.claude_files import claude_folder_name
@@ -158,7 +158,7 @@ def test_every_field_of_the_judges_json_is_screened_and_redacted(tmp_path: Path)
     result = _apply(root, home, doc)
     # The injected `where`, the key that is a secret, two recommendations, one unfinished item.
     assert result["quarantined"] == 5
-    written = "".join(p.read_text() for p in memory.rglob("*") if p.is_file())
+    written = written_text(memory)
     assert SECRET not in written and "R4nd0mT0k3n" not in written
     assert INJECTED not in written
     report = (memory / "hindsight" / "reports" / "2026-11-30.md").read_text()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from conftest import Script, make_repo, run_cli
+from conftest import Script, make_repo, run_cli, written_text
 from guard.corpus import LOOKALIKES, SECRETS
 from hindsight.redact import redact
 from hindsight.sources.claude_files import claude_folder_name
@@ -79,7 +79,7 @@ def test_no_secret_is_written_or_printed_end_to_end(tmp_path: Path) -> None:
     summary = json.loads(outputs[5])
     assert summary["sessions_read"] == len(SECRETS) and summary["quarantined"] == 0
     assert summary["lessons"] >= len(SECRETS)  # lessons holding a secret are kept, redacted
-    written = [p.read_text(errors="replace") for p in (folder / "memory").rglob("*") if p.is_file()]
+    written = [written_text(folder / "memory")]
     everything = "\n".join(outputs + written)
     assert "[REDACTED:" in everything
     leaked = [secret for _, _, secret in SECRETS if secret in everything]

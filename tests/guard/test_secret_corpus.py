@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from conftest import make_repo, run_cli
+from conftest import make_repo, run_cli, written_text
 from guard.corpus import LOOKALIKES, SECRETS
 from guard.lookalikes import LOOKS
 from guard.placement import leaks, write_sessions
@@ -77,11 +77,8 @@ def test_no_secret_reaches_any_output_or_file(tmp_path: Path) -> None:
     ):
         done = run_cli(*args, *where, cwd=root)
         outputs.append(done.stdout + done.stderr)
-    written = {
-        str(p): p.read_text(errors="replace") for p in (folder / "memory").rglob("*") if p.is_file()
-    }
-    assert any(name.endswith("MEMORY.archive.md") for name in written)
-    everything = "\n".join(outputs + list(written.values()))
+    assert (folder / "memory" / "MEMORY.archive.md").is_file()
+    everything = "\n".join([*outputs, written_text(folder / "memory")])
     assert everything.count("[REDACTED:") > len(ALL)
     leaked = [(kind, secret) for kind, _, _, secret in ALL if leaks(secret, everything)]
     assert leaked == []

@@ -132,6 +132,7 @@ def _run(ctx: Context, args: argparse.Namespace, judge: judges.Judge) -> dict[st
         "too_big": len(applied.memory.too_big),
         "over_run_cap": applied.over_run_cap,
         "pruned": len(applied.memory.pruned),
+        "no_room": len(applied.memory.no_room),
         "quarantined": applied.quarantined,
         "held": len(applied.held),
         "kept_out": applied.kept_out,

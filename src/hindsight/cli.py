@@ -380,6 +380,41 @@ def _cmd_memory(sub: _Subparsers, common: argparse.ArgumentParser) -> None:
     _target(m)
     m = _add(
         msub,
+        "list",
+        "every lesson hindsight knows, with its id, state and kind",
+        "  hindsight memory list\n  hindsight memory list --state waiting --json\n",
+        inner,
+        module="memory",
+    )
+    m.add_argument(
+        "--state",
+        choices=("memory", "waiting", "report", "archived", "removed", "forgotten", "stale"),
+        help="only the lessons in this state",
+    )
+    m.add_argument("--json", action="store_true", help="print one JSON document")
+    for action, text, example in (
+        (
+            "remove",
+            "take a lesson out of memory now (every target); it may come back on new evidence",
+            "  hindsight memory remove 3f9a12c0\n  hindsight memory remove '`make test` has no target'\n",
+        ),
+        (
+            "forget",
+            "take a lesson out of memory for good, whatever later sessions show",
+            "  hindsight memory forget 3f9a12c0\n",
+        ),
+        (
+            "promote",
+            "put a lesson of the report or the review inbox into memory, as your choice",
+            "  hindsight memory promote 3f9a12c0\n",
+        ),
+    ):
+        m = _add(msub, action, text, example, inner, module="memory")
+        m.add_argument("lesson", metavar="TITLE|ID", help="a lesson's id (memory list) or title")
+        if action == "promote":
+            _cap(m)
+    m = _add(
+        msub,
         "check",
         "validate the block; exit 1 listing what is wrong",
         "  hindsight memory check\n",

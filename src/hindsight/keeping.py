@@ -62,7 +62,7 @@ class Book:
         at = day.isoformat()
         if not book.exists:
             return cls(records, _migration(doc, archived, at), [], [])
-        return _settle(records, doc, archived, at)
+        return _settle(records, doc, archived, at, book.order())
 
     def order(self, origin: str, wanted: Iterable[Entry] = ()) -> Order:
         persons = origin in ledger.PERSONS
@@ -151,7 +151,11 @@ def _migration(doc: Document, archived: Sequence[str], at: str) -> list[ledger.O
 
 
 def _settle(
-    records: dict[str, ledger.Lesson], doc: Document, archived: Sequence[str], at: str
+    records: dict[str, ledger.Lesson],
+    doc: Document,
+    archived: Sequence[str],
+    at: str,
+    order: list[str],
 ) -> Book:
     ops: list[ledger.Op] = []
     notes: list[str] = []
@@ -173,7 +177,9 @@ def _settle(
     ]
     if gone_whole and missing:
         # The block went with its markers: a rewrite (a compaction) lost it, nobody chose it.
-        restore = [r.seen or r.line for r in sorted(missing, key=lambda r: r.since, reverse=True)]
+        place = {key: n for n, key in enumerate(order)}
+        missing.sort(key=lambda r: (place.get(r.key, len(place)), r.since))
+        restore = [r.seen or r.line for r in missing]
         notes.append(f"restored the hindsight block of MEMORY.md ({len(restore)} entries)")
     else:
         for record in missing:
@@ -244,6 +250,7 @@ def judged(
     day: date,
     findings: Sequence[Finding],
     floor: Iterable[str] = (),
+    records: dict[str, ledger.Lesson] | None = None,
 ) -> list[ledger.Op]:
     """The ledger's side of a run: every new lesson with its state (in memory, report only with
     why), what left for the archive."""
@@ -262,6 +269,12 @@ def judged(
         more = {"evidence": list(lesson.evidence), "trigger": trigger(lesson, findings)}
         if key in added:
             ops.append(entered(added[key], who, at, **more))
+            continue
+        record = (records or {}).get(key)
+        if record is not None and record.state != ledger.REPORT:
+            # Found again: its state is the block's, the archive's or the person's choice.
+            evidence = sorted({*record.evidence, *lesson.evidence})
+            ops.append(ledger.op(key, at, "found again", evidence=evidence))
             continue
         if not lesson.memory:
             reason = "not strong enough for every session"
@@ -288,3 +301,66 @@ def judged(
         )
     ops += [archived(line, at) for line in result.pruned]
     return ops
+
+
+def take_in(
+    store: MemoryStore,
+    record: ledger.Lesson,
+    origin: str,
+    day: date,
+    title: str | None = None,
+    body: str | None = None,
+    max_bytes: int | None = None,
+) -> AddResult:
+    """The person's choice of a lesson the ledger holds (``memory promote``, an accept in
+    ``review``, optionally edited): into memory through the same transaction as a run, the
+    archive's copy brought back, the person's entries pruned last. Holds the lock itself."""
+    from hindsight import fsutil, txn
+    from hindsight.errors import HindsightError
+    from hindsight.memory import DEFAULT_MAX_BYTES, normalize_title
+
+    if record.state in ledger.IN_BLOCK:
+        raise HindsightError(f"'{record.title}' is in memory already")
+    entry = Entry.make(title or record.title, body or record.body or record.title, record.kind, day)
+    store.read()  # a malformed block fails before anything is written
+    with fsutil.locked(store.lock_path):
+        txn.recover(store.folder)
+        book = settle(store, day)
+        result = store.plan([entry], max_bytes or DEFAULT_MAX_BYTES, book.order(origin, [entry]))
+        if result.note:
+            raise HindsightError(result.note)
+        if not result.added:
+            why = (
+                "it does not fit the cap alone"
+                if result.too_big
+                else "a lesson titled alike is in memory"
+            )
+            raise HindsightError(f"'{entry.title}' was not added: {why}")
+        ops = book.changed(result, origin, day)
+        if normalize_title(entry.title) != record.key:
+            # Edited into another title: the old record is the same lesson, now in memory as this.
+            ops.append(
+                ledger.op(
+                    record.key,
+                    day.isoformat(),
+                    f"{origin} as '{entry.title}'",
+                    state=ledger.REMOVED,
+                )
+            )
+        txn.run(store.folder, txn.Intent.for_memory(store, result, day, ledger=ops))
+        return result
+
+
+def move(store: MemoryStore, record: ledger.Lesson, state: str, note: str, day: date) -> None:
+    """A lesson out of memory or out of the inbox (remove, forget, reject): its line leaves the
+    block, the ledger records why, as one transaction. Holds the lock itself."""
+    from hindsight import fsutil, txn
+
+    store.read()
+    with fsutil.locked(store.lock_path):
+        txn.recover(store.folder)
+        book = settle(store, day)
+        doc = store.read()
+        gone = [line for line in doc.lines if key_of_line(line) == record.key]
+        op = ledger.op(record.key, day.isoformat(), note, state=state)
+        txn.run(store.folder, txn.Intent(day, prune=gone, ledger=[*book.ops, op]))

@@ -167,6 +167,8 @@ def op(key: str, at: str, note: str = "", **fields: Any) -> Op:
     """An op with its text fields redacted: nothing of a session's secrets rests in the ledger."""
     from hindsight.redact import redact
 
+    if key == ORDER:
+        return Op(key, at, {"keys": list(fields["keys"])})
     clean: dict[str, Any] = {}
     for name, value in fields.items():
         if name not in _COLUMNS or name in ("id", "key", "since", "created"):
@@ -248,6 +250,17 @@ class Ledger:
             ).fetchall()
         return [(str(a), str(s), str(n)) for a, s, n in rows]
 
+    def order(self) -> list[str]:
+        """The keys of the block's entries as the last write left them, top first."""
+        if not self.exists:
+            return []
+        with self._connect(write=False) as conn:
+            try:
+                row = conn.execute("SELECT value FROM meta WHERE key = 'order'").fetchone()
+            except sqlite3.OperationalError:
+                return []
+        return list(orjson.loads(row[0])) if row else []
+
     def find(self, ref: str) -> Lesson:
         """The lesson an id (or a unique prefix of one, 4 characters at least) or a title names;
         one HindsightError when none or several do."""
@@ -285,7 +298,16 @@ class Ledger:
                 raise
 
 
+ORDER = "#order"  # the op that records the block's order (a key no title normalizes to)
+
+
 def _apply_one(conn: sqlite3.Connection, change: Op) -> None:
+    if change.key == ORDER:
+        conn.execute(
+            "INSERT OR REPLACE INTO meta (key, value) VALUES ('order', ?)",
+            (orjson.dumps(change.fields["keys"]).decode(),),
+        )
+        return
     ident = lesson_id(change.key)
     fields = dict(change.fields)
     for name in ("evidence", "names"):

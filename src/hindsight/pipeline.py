@@ -349,7 +349,14 @@ def apply(
         for other in others:
             targets.write(other, out.targets[other.name], today)
         lessons_ops = keeping.judged(
-            fresh.lessons, out.memory, out.held, origin, today, findings or [], verified
+            fresh.lessons,
+            out.memory,
+            out.held,
+            origin,
+            today,
+            findings or [],
+            verified,
+            book.records,
         )
         intent = txn.Intent.for_memory(
             store,

@@ -172,6 +172,18 @@ def recover(memory_dir: Path) -> bool:
     return True
 
 
+def _record_order(store: MemoryStore, intent: Intent) -> None:
+    """The block's order as this write left it, for the ledger to put a vanished block back as it
+    was (keeping.py). Safe to repeat: it is the order now."""
+    from hindsight.ledger import ORDER, Ledger, Op
+    from hindsight.memory import key_of_line
+
+    book = Ledger(store.folder)
+    if book.exists:
+        keys = [key_of_line(line) for line in store.read().lines]
+        book.apply([Op(ORDER, intent.day.isoformat(), {"keys": keys})])
+
+
 def _sweep(memory_dir: Path) -> None:
     """Remove temp files a killed writer left (``.<name>.<random>.tmp``): whoever holds the lock
     is the only writer of these folders, so any such file now is an orphan."""
@@ -211,7 +223,9 @@ def _complete(memory_dir: Path, intent: Intent) -> None:
         fsutil.fault("ledger")
         Ledger(memory_dir).apply(intent.ledger)
     if intent.add or intent.prune:
-        MemoryStore(memory_dir).swap_lines(intent.add, intent.prune)
+        store = MemoryStore(memory_dir)
+        store.swap_lines(intent.add, intent.prune)
+        _record_order(store, intent)
     fsutil.fault("journal-done")
     # Every step is done; a journal left behind by a failing unlink only replays as no-ops.
     with contextlib.suppress(OSError):

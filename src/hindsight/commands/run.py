@@ -133,6 +133,7 @@ def _run(ctx: Context, args: argparse.Namespace, judge: judges.Judge) -> dict[st
         "over_run_cap": applied.over_run_cap,
         "pruned": len(applied.memory.pruned),
         "no_room": len(applied.memory.no_room),
+        "notes": list(applied.notes),
         "quarantined": applied.quarantined,
         "held": len(applied.held),
         "kept_out": applied.kept_out,
@@ -248,6 +249,13 @@ def _print(summary: dict[str, Any]) -> None:
             f"memory: {summary['lessons_added']} added, {summary['duplicates_refused']} refused as duplicates, "
             f"{summary['pruned']} pruned  ({summary['memory']})"
         )
+        if summary.get("no_room"):
+            print(
+                f"{count(summary['no_room'], 'lesson')} left to the report: your own entries "
+                "fill the block"
+            )
+        for note in summary.get("notes", []):
+            print(note)
         targets.print_summary(summary.get("targets", {}))
         if summary["report"]:
             print(f"report: {summary['report']}")

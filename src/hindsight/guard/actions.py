@@ -16,8 +16,6 @@ import os
 import re
 from typing import NamedTuple
 
-from hindsight.detect import shell, steps
-
 RUN, SET, READ, AVOID, FOLLOW = "run", "set", "read", "avoid", "follow"
 KINDS = (RUN, SET, READ, AVOID, FOLLOW)
 
@@ -142,6 +140,8 @@ def command(span: str, runs: bool = False) -> list[Action]:
     its ``cd``, ``env``, ``sudo`` and ``VAR=1`` prefixes read; what ``$(...)`` and ``<(...)``
     run; a lone assignment is a ``set``, a lone path a ``read`` (a ``run`` when the prose says
     to run it or it is spelled as one, ``./x``)."""
+    from hindsight.detect import shell, steps  # the detectors' splitting; loaded on first use
+
     if "\n" not in span and " " not in span.strip():
         word = span.strip()
         if _ASSIGNMENT().match(word):

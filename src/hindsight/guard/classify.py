@@ -16,10 +16,10 @@ import re
 from collections.abc import Iterable
 from typing import NamedTuple
 
-from hindsight.detect import shell
 from hindsight.guard import actions
 from hindsight.guard import capabilities as cap
-from hindsight.guard.repository import Repository, image_host, image_name, url_hosts
+from hindsight.guard.manifests import url_hosts
+from hindsight.guard.repository import Repository
 
 
 class Opening(NamedTuple):
@@ -36,11 +36,7 @@ class Context(NamedTuple):
 
 _CREDENTIAL_PATH = functools.cache(lambda: re.compile(cap.CREDENTIAL_PATH, re.I))
 _CREDENTIAL_VARIABLE = functools.cache(lambda: re.compile(cap.CREDENTIAL_VARIABLE))
-_PYTHON = functools.cache(lambda: re.compile(r"python[0-9.]*"))
-_NPM_LIFECYCLE = ("preinstall", "install", "postinstall", "prepublish", "preprepare", "prepare",
-                  "postprepare")  # fmt: skip
-_NPM_ALIASES = {"test": "test", "t": "test", "tst": "test", "start": "start", "stop": "stop",
-                "restart": "restart"}  # fmt: skip
+PYTHON = functools.cache(lambda: re.compile(r"python[0-9.]*"))
 _RUNNERS = {("uv", "run"), ("poetry", "run"), ("pipenv", "run"), ("pdm", "run"), ("rye", "run"),
             ("bundle", "exec"), ("hatch", "run")}  # fmt: skip
 
@@ -52,19 +48,21 @@ def code(text: str) -> str:
 def _words(step: str) -> list[str]:
     """The step's words after its ``sudo``, ``env``, ``VAR=1`` prefixes; python3.11 is python
     and ``python -m pip`` is pip."""
+    from hindsight.detect import shell  # the detectors' word splitting; loaded on first use
+
     words = shell.split(step)
     while words and (words[0] in actions._PREFIX or actions._ASSIGNMENT().match(words[0])):
         words = words[2:] if words[0] == "env" and words[1:2] == ["-u"] else words[1:]
     while words and words[0].startswith("-") and len(words) > 1:
         words = words[1:]  # env -i, sudo -E: their own flags
-    if words and _PYTHON().fullmatch(words[0].rsplit("/", 1)[-1]) and "/" not in words[0]:
+    if words and PYTHON().fullmatch(words[0].rsplit("/", 1)[-1]) and "/" not in words[0]:
         words = ["python", *words[1:]]
         if words[1:3] == ["-m", "pip"]:
             words = ["pip", *words[3:]]
     return words
 
 
-def _nonflags(words: Iterable[str]) -> list[str]:
+def nonflags(words: Iterable[str]) -> list[str]:
     return [w for w in words if not w.startswith("-")]
 
 
@@ -78,7 +76,7 @@ def _table(words: list[str]) -> list[Opening]:
     """The openings capabilities.COMMANDS lists for these words."""
     out: list[Opening] = []
     program, rest = words[0].rsplit("/", 1)[-1], words[1:]
-    plain = _nonflags(rest)
+    plain = nonflags(rest)
     for rule in cap.COMMANDS:
         if rule.program not in ("*", program):
             continue
@@ -161,8 +159,10 @@ def run(action: actions.Action, ctx: Context) -> list[Opening]:
 
 
 def _specific(words: list[str], action: actions.Action, ctx: Context) -> list[Opening]:
+    from hindsight.guard import defined, packages  # they build on this module's values
+
     program, rest = words[0].rsplit("/", 1)[-1], words[1:]
-    plain = _nonflags(rest)
+    plain = nonflags(rest)
     key = (program, *plain[:2])
     if program == "git":
         return _git_c(rest)
@@ -170,26 +170,26 @@ def _specific(words: list[str], action: actions.Action, ctx: Context) -> list[Op
         return _deletes(program, plain, action, ctx)
     for n in (3, 2, 1):
         if key[:n] in cap.INSTALLS:
-            return _installs(key[:n], rest, cap.INSTALLS[key[:n]], ctx)
+            return packages.installs(key[:n], rest, cap.INSTALLS[key[:n]], ctx)
         if key[:n] in cap.FETCH_RUNNERS:
-            return _fetches(rest[n - 1 :], cap.FETCH_RUNNERS[key[:n]], ctx, program)
+            return packages.fetches(rest[n - 1 :], cap.FETCH_RUNNERS[key[:n]], ctx, program)
     if key[:2] in _RUNNERS and len(plain) > 1:
         after = rest[rest.index(plain[1]) :]
         extra = [w for w in rest if w.split("=", 1)[0] in cap.WITH_FLAGS]
-        out = _withs(rest, ctx) if extra else []
+        out = packages.withs(rest, ctx) if extra else []
         return out + run(action._replace(text=" ".join(after)), ctx)
     if program in cap.DOWNLOADERS or key[:2] in cap.CLONES or key[:3] in cap.CLONES:
-        return _downloads(action.text, ctx)
+        return packages.downloads(action.text, ctx)
     if key[:2] in cap.IMAGE_RUNNERS:
-        return _image(rest[1:], ctx)
+        return packages.image(rest[1:], ctx)
     if program == "make" or program == "gmake":
-        return _make(rest, action, ctx)
+        return defined.make(rest, action, ctx)
     if program in ("npm", "pnpm", "yarn", "bun"):
-        return _scripts(program, rest, action, ctx)
+        return defined.scripts(program, rest, action, ctx)
     if "/" in words[0]:
-        return _executes(words[0], action, ctx)
+        return defined.executes(words[0], action, ctx)
     if program in cap.INTERPRETERS:
-        return _interprets(program, rest, action, ctx)
+        return defined.interprets(program, rest, action, ctx)
     return []
 
 
@@ -244,165 +244,6 @@ def _deletes(program: str, plain: list[str], action: actions.Action, ctx: Contex
     return []
 
 
-def _package(word: str, ecosystem: str) -> str:
-    """The package name of an install argument: version, extras and markers dropped."""
-    if ecosystem == "node":
-        scoped = word.startswith("@")
-        name = word[1:].partition("@")[0] if scoped else word.partition("@")[0]
-        return "@" + name if scoped else name
-    if ecosystem in ("go", "rust", "ruby", "php", "system"):
-        return word.partition("@")[0].partition(":")[0]
-    return re.split(r"[\[<>=!~;@ ]", word, maxsplit=1)[0]
-
-
-def _installs(key: tuple[str, ...], rest: list[str], ecosystem: str, ctx: Context) -> list[Opening]:
-    out: list[Opening] = []
-    args = rest[len(key) - 1 :]
-    skip = False
-    for n, word in enumerate(args):
-        if skip:
-            skip = False
-            continue
-        if word in cap.EDITABLE or word.startswith("--editable="):
-            target = word.partition("=")[2] or (args[n + 1] if n + 1 < len(args) else "")
-            if not _own_project(target, ctx):
-                out.append(
-                    Opening(
-                        cap.RUN_NEW_CODE, f"makes an editable install of {code(target)}", target
-                    )
-                )
-            skip = not word.partition("=")[2]
-            continue
-        if word in ("-r", "--requirement", "-c", "--constraint") and n + 1 < len(args):
-            if not ctx.repo.tracked(args[n + 1]):
-                out.append(
-                    Opening(
-                        cap.RUN_NEW_CODE,
-                        f"installs from {code(args[n + 1])}, which is not tracked",
-                        args[n + 1],
-                    )
-                )
-            skip = True
-            continue
-        if word in cap.VALUE_FLAGS:
-            skip = True
-            continue
-        if word.startswith("-"):
-            continue
-        if word.startswith(cap.VCS) or "://" in word or word.startswith("git@"):
-            out.append(
-                Opening(
-                    cap.RUN_NEW_CODE,
-                    f"installs {code(word)} straight from a repository or URL",
-                    word,
-                )
-            )
-        elif word in (".", "./") or word.startswith(("./", "../", "/")):
-            if not _own_project(word, ctx):
-                out.append(
-                    Opening(
-                        cap.RUN_NEW_CODE,
-                        f"installs {code(word)}, which is not the repository's tracked project",
-                        word,
-                    )
-                )
-        else:
-            name = _package(word, ecosystem)
-            if not ctx.repo.declares(name, ecosystem):
-                out.append(
-                    Opening(
-                        cap.RUN_NEW_CODE, f"installs {code(name)}, which no manifest declares", name
-                    )
-                )
-    if ecosystem == "node" and not _nonflags(args):
-        out += _lifecycle(ctx)  # the package's own install scripts run
-    return out  # fmt: skip
-
-
-def _own_project(target: str, ctx: Context) -> bool:
-    """Whether an install target is a tracked folder of the repository with a tracked manifest."""
-    folder = target.split("[", 1)[0].strip("'\"") or "."
-    return any(
-        ctx.repo.tracked(os.path.join(folder, m))
-        for m in ("pyproject.toml", "setup.py", "setup.cfg", "package.json", "Cargo.toml")
-    )
-
-
-def _fetches(rest: list[str], ecosystem: str, ctx: Context, program: str) -> list[Opening]:
-    chosen = [
-        rest[n + 1] for n, w in enumerate(rest[:-1]) if w in ("--package", "-p", "--from", "--spec")
-    ] + [w.partition("=")[2] for w in rest if w.startswith(("--package=", "--from="))]
-    plain = _nonflags(rest)
-    names = chosen or plain[:1]
-    return [
-        Opening(cap.RUN_NEW_CODE, f"runs {code(name)} through {code(program)}, which no manifest declares", name)
-        for name in (_package(n, ecosystem) for n in names)
-        if not ctx.repo.declares(name, ecosystem)
-    ]  # fmt: skip
-
-
-def _withs(rest: list[str], ctx: Context) -> list[Opening]:
-    out: list[Opening] = []
-    for n, word in enumerate(rest):
-        flag, _, value = word.partition("=")
-        if flag in cap.WITH_FLAGS:
-            value = value or (rest[n + 1] if n + 1 < len(rest) else "")
-            for name in value.split(","):
-                if not ctx.repo.declares(_package(name, "python"), "python"):
-                    out.append(
-                        Opening(
-                            cap.RUN_NEW_CODE,
-                            f"installs {code(name)} for the call, which no manifest declares",
-                            name,
-                        )
-                    )
-    return out  # fmt: skip
-
-
-def _downloads(text: str, ctx: Context) -> list[Opening]:
-    known = ctx.repo.hosts() | ctx.typed_hosts
-    found = url_hosts(text)
-    if not found:
-        return []  # a download names where from: `curl` alone is only a mention
-    return [
-        Opening(cap.RUN_NEW_CODE, f"downloads from {code(h)}, which the repository does not configure", h)
-        for h in found
-        if h not in known
-    ]  # fmt: skip
-
-
-def _image(rest: list[str], ctx: Context) -> list[Opening]:
-    skip = False
-    for word in rest:
-        if skip or word.startswith("-"):
-            skip = not skip and word in cap.IMAGE_VALUE_FLAGS
-            continue
-        host = image_host(word)
-        if image_name(word) in ctx.repo.images() and (host is None or host in ctx.repo.hosts()):
-            return []
-        return [
-            Opening(
-                cap.NEW_HOST,
-                f"uses the image {code(word)}, which the repository does not name",
-                word,
-            )
-        ]
-    return []
-
-
-def _inside(label: str, lines: Iterable[str], ctx: Context) -> list[Opening]:
-    """What the repository's own commands (a recipe, a script's body) open, one level down."""
-    if ctx.depth <= 0:
-        return []
-    deeper = ctx._replace(depth=ctx.depth - 1)
-    out: list[Opening] = []
-    for line in lines:
-        for action in actions.command(line, runs=True):
-            for found in action_openings(action, deeper):
-                out.append(found._replace(reason=f"{label} {found.reason}"))
-    return out
-
-
 def action_openings(action: actions.Action, ctx: Context) -> list[Opening]:
     if action.kind == actions.RUN:
         return run(action, ctx)
@@ -411,108 +252,3 @@ def action_openings(action: actions.Action, ctx: Context) -> list[Opening]:
     if action.kind == actions.READ:
         return path(action.text, action.cwd, ctx)
     return []
-
-
-def _make(rest: list[str], action: actions.Action, ctx: Context) -> list[Opening]:
-    folder, files, targets = action.cwd, [], []
-    for n, word in enumerate(rest):
-        previous = rest[n - 1] if n else ""
-        if previous in ("-C", "--directory"):
-            folder = os.path.join(folder or "", word)
-        elif previous in ("-f", "--file", "--makefile"):
-            files.append(os.path.join(folder or "", word))
-        elif not word.startswith("-") and "=" not in word:
-            targets.append(word)
-    if not files:
-        here = [os.path.join(folder or "", m) for m in ("GNUmakefile", "makefile", "Makefile")]
-        bases = [folder] if folder and os.path.isabs(folder) else [str(r) for r in ctx.repo.roots]
-        existing = [p for p in here if any(os.path.isfile(os.path.join(b, p)) for b in bases)]
-        files = existing[:1]
-    for name in files:
-        if not ctx.repo.tracked(name):
-            return [Opening(cap.RUN_NEW_CODE, f"runs {code(name)}, which is not tracked", name)]
-    out: list[Opening] = []
-    for target in targets or [next(iter(ctx.repo.targets()), "")]:
-        recipe = ctx.repo.recipe(target)
-        if recipe is not None:
-            out += _inside(f"runs {code('make ' + target)}, whose recipe", recipe, ctx)
-    return out
-
-
-def _scripts(program: str, rest: list[str], action: actions.Action, ctx: Context) -> list[Opening]:
-    plain = _nonflags(rest)
-    if not plain:
-        return _lifecycle(ctx) if program == "yarn" and not rest else []  # `yarn` installs
-    name = plain[0]
-    if name in ("run", "run-script") and len(plain) > 1:
-        name = plain[1]
-    elif program == "npm":
-        name = _NPM_ALIASES.get(name, "")
-    body = ctx.repo.script(name) if name else None
-    if body is None:
-        if program == "bun" and plain[0] == "run" and len(plain) > 1:
-            return _executes(plain[1], action, ctx)
-        return []
-    return _inside(f"runs the script {code(name)}, which", body, ctx)
-
-
-def _lifecycle(ctx: Context) -> list[Opening]:
-    scripts = ctx.repo.scripts()
-    lines = [body for hook in _NPM_LIFECYCLE for body in scripts.get(hook, ())]
-    return _inside("installs, and the package's install script", lines, ctx)
-
-
-def _executes(file: str, action: actions.Action, ctx: Context) -> list[Opening]:
-    if file.startswith(cap.SYSTEM_DIRS):
-        return []
-    for prefix, ecosystem in cap.ENV_BINS.items():
-        if prefix in file:
-            name = file.rsplit("/", 1)[-1]
-            if (
-                _PYTHON().fullmatch(name)
-                or name in ("pip", "pip3")
-                or ctx.repo.declares(name, ecosystem)
-            ):
-                return []
-    if not ctx.repo.tracked(file, action.cwd):
-        return [Opening(cap.RUN_NEW_CODE, f"runs {code(file)}, which is not tracked", file)]
-    return _inside(f"runs {code(file)}, which", _script_lines(file, action, ctx), ctx)  # fmt: skip
-
-
-def _script_lines(file: str, action: actions.Action, ctx: Context) -> list[str]:
-    """The commands of a tracked shell script (other languages are not read as commands)."""
-    for root in ctx.repo.roots:
-        full = os.path.join(action.cwd or str(root), os.path.expanduser(file))
-        try:
-            with open(full, encoding="utf-8", errors="replace") as handle:
-                text = handle.read(200_000)
-        except OSError:
-            continue
-        first = text.split("\n", 1)[0]
-        if file.endswith((".sh", ".bash", ".zsh")) or re.match(r"#!.*\b(?:ba|z|da)?sh\b", first):
-            return [
-                ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")
-            ]
-        return []
-    return []
-
-
-def _interprets(
-    program: str, rest: list[str], action: actions.Action, ctx: Context
-) -> list[Opening]:
-    if program in ("sh", "bash", "zsh", "dash", "ksh") and "-c" in rest[:-1]:
-        inner = rest[rest.index("-c") + 1]
-        found = [o for a in actions.command(inner, runs=True) for o in action_openings(a, ctx)]
-        return found
-    if any(flag in rest for flag in cap.INLINE_FLAGS) and program not in ("source", "."):
-        return [Opening(cap.RUN_NEW_CODE, f"runs code written inline ({code(action.text)})")]
-    if program == "python" and "-m" in rest:
-        return []  # a module: the installed packages', which installing is checked for
-    files = [w for w in rest if not w.startswith("-")]
-    if not files or files[0] == "-":
-        if action.stdin or files[:1] == ["-"]:
-            return [Opening(cap.RUN_NEW_CODE, f"pipes code into {code(program)}")]
-        return []
-    if program in ("deno", "bun") and files[0] == "run":
-        files = files[1:] or ["?"]
-    return _executes(files[0], action, ctx)

@@ -15,7 +15,8 @@ from typing import NamedTuple, Protocol
 
 from hindsight.guard import actions, prose, verdict
 from hindsight.guard.classify import Context, Opening, action_openings, hosts
-from hindsight.guard.repository import Repository, url_hosts
+from hindsight.guard.manifests import url_hosts
+from hindsight.guard.repository import Repository
 
 # Levels of what the repository defines that are looked into: a target's recipe or a script's
 # body (one), and what those run in turn (two: `make setup` -> `./scripts/bootstrap.sh`), so a

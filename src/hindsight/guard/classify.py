@@ -153,9 +153,23 @@ def run(action: actions.Action, ctx: Context) -> list[Opening]:
         out += path(word.partition("=")[2] or word, action.cwd, ctx, "uses")
     if any(marker in action.text.casefold() for marker in cap.CI_SKIP_MARKERS):
         out.append(Opening(cap.WEAKEN_CHECK, f"tells CI not to run ({code(action.text)})"))
-    named = {o.word for o in out}  # a download's host is said once, as the download
-    out += [o for o in hosts(action.text, ctx) if o.word not in named]
-    return list(dict.fromkeys(out))
+    return list(dict.fromkeys(out + hosts(_host_text(words), ctx)))
+
+
+def _host_text(words: list[str]) -> str:
+    """The step's words that may name a host: not git configuration keys (``user.email``
+    reads as a host name, its last label a top-level domain)."""
+    if words[0] != "git":
+        return " ".join(words)
+    kept: list[str] = []
+    for n, word in enumerate(words):
+        if n and words[n - 1] == "-c":
+            kept.append(word.partition("=")[2])  # the value may name a host; the key does not
+        elif n and words[n - 1] == "config" and not word.startswith("-"):
+            continue
+        else:
+            kept.append(word)
+    return " ".join(kept)
 
 
 def _specific(words: list[str], action: actions.Action, ctx: Context) -> list[Opening]:
@@ -216,7 +230,7 @@ def _git_c(rest: list[str]) -> list[Opening]:
 
 
 def _hooks(words: list[str]) -> bool:
-    return any(w.strip("./").startswith(cap.HOOK_PATHS) for w in words)
+    return any(w.removeprefix("./").startswith(cap.HOOK_PATHS) for w in words)
 
 
 def _deletes(program: str, plain: list[str], action: actions.Action, ctx: Context) -> list[Opening]:

@@ -146,23 +146,22 @@ class Repository:
         ``$(FETCH)`` cannot hide a ``curl``."""
         recipes: dict[str, list[str]] = {}
         needs: dict[str, list[str]] = {}
-        texts: list[str] = []
+        texts: dict[Path, str] = {}  # each file once, read directly or included
         for path in self._tracked_named(lambda n: n in _MAKEFILES or n.endswith(".mk")):
-            text = self._read(path)
-            texts.append(text)
-            for line in text.splitlines():
+            texts.setdefault(path, self._read(path))
+            for line in texts[path].splitlines():
                 hit = _INCLUDE().match(line)
                 for name in hit.group(1).split() if hit else ():
-                    included = path.parent / name
+                    included = Path(os.path.normpath(path.parent / name))
                     if "$" not in name and self.tracked(str(included)):
-                        texts.append(self._read(included))
+                        texts.setdefault(included, self._read(included))
         variables: dict[str, str] = {}
-        for text in texts:
+        for text in texts.values():
             for line in text.replace("\\\n", " ").splitlines():
                 hit = _ASSIGN().match(line) if not line.startswith("\t") else None
                 if hit:
                     variables[hit.group(1)] = hit.group(2).strip()
-        for text in texts:
+        for text in texts.values():
             current: list[str] = []
             for line in text.replace("\\\n", " ").splitlines():
                 if line.startswith("\t"):

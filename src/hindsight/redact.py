@@ -76,7 +76,8 @@ _NOT_A_VALUE = lazy(
     r"^(?:\$\{.*|\$\(.*|\$[A-Za-z_][A-Za-z0-9_]*|<[^>]*>?|<%.*|\*+|x+|X+|\.+|null|none|nil|true|false|"
     r"undefined|required|optional|string|str|int|env|changeme|example|your[_\-].*|redacted.*|\[REDACTED.*|"
     r"os\.environ.*|process\.env.*|getenv.*|self\..*|\{\{.*|%\(.*|[a-z_]+\(.*|\d{1,6}|[-/~.].*|"
-    r"[|>][+\-]?\d?|\$\w+\(.*|=+|[\w\-]{0,12}[-_](?:x{3,}|X{3,}|\*{3,}|\.{3}))$",
+    r"[|>][+\-]?\d?|\$\w+\(.*|=+|[\w\-]{0,12}[-_](?:x{3,}|X{3,}|\*{3,}|\.{3})|"
+    r"ssh-(?:rsa|dss|ed25519)|ecdsa-sha2-[\w\-]+|sk-(?:ssh|ecdsa)-[\w@.\-]+)$",
     re.I,
 )
 _XML = lazy(
@@ -347,7 +348,7 @@ _HASH_PREFIX = lazy(
     # Public by their name (issue #25): an OAuth client id, a public key, a key's id.
     r"\b(?:(?:oauth[_\-]?)?client[_\-]?id|app[_\-]?id|publi(?:c|shable)[_\-]?key|pub[_\-]?key|kid|"
     r"key[_\-]?id|fingerprint|recipient|address)['\"]?\s*[:=]\s*['\"]?$|"
-    r"(?:ssh-(?:rsa|dss|ed25519)|ecdsa-sha2-\S+|sk-\S+@openssh\.com)\s+$|\b(?:ed25519|x25519|ed448):$",
+    r"(?:ssh-(?:rsa|dss|ed25519)|ecdsa-sha2-\S+|sk-\S+@openssh\.com)\s+$|\b(?:ed25519|x25519|ed448):$|\bdid:[a-z0-9]+:$",
     re.I,
 )
 _DISCORD = lazy(r"[MNO][A-Za-z0-9_\-]{23,25}\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27,38}")

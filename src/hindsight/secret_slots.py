@@ -456,7 +456,12 @@ _FED = lazy(
     r"(?!['\"]?\$)(?P<value>'[^'\n]+'|\"[^\"\n]+\"|[^\s'\";|&`]+)"
     r"(?=[ \t]*\|" + _READS_STDIN + ")"
 )
-_READER = rf"(?:[^\n|;&<]*?{_STDIN_OPTION}|(?<![\w.\-/]){_STDIN_PROGRAM})[^\n|;&<]*?"
+# From the start of a command only: a scan from every position of a long text would cost its
+# square.
+_READER = (
+    rf"(?:^|(?<=[\n|;&(]))[ \t]*(?:[^\n|;&<]*?{_STDIN_OPTION}|{_STDIN_PROGRAM}|"
+    rf"[^\n|;&<]*?\s{_STDIN_PROGRAM})[^\n|;&<]*?"
+)
 _HERE_STRING = lazy(
     rf"(?P<pre>{_READER}<<<[ \t]*)(?!['\"]?\$)(?P<value>'[^'\n]+'|\"[^\"\n]+\"|[^\s'\";|&`]+)"
 )
@@ -501,19 +506,19 @@ STORES: list[tuple[tuple[str, ...], str, str]] = [
     (("secrets",), r"\b(?:doppler|supabase|infisical)\s+secrets\s+set", "pairs"),
     (("vault",), r"\bvault\s+kv\s+(?:put|patch)|\bvault\s+write\s+\S*secret\S*", "pairs"),
     (("functions:config:set",), r"\bfirebase\s+functions:config:set", "pairs"),
-    (("op",), r"\bop\s+item\s+(?:create|edit)", "pairs"),
+    (("item",), r"\bop\s+item\s+(?:create|edit)", "pairs"),
     (("travis",), r"\btravis\s+encrypt", "pairs"),
     (("config:set",), r"\b(?:heroku|dokku)\s+config:set", "config"),
-    (("variables",), r"\brailway\s+variables\s+(?:set|--set)", "config"),
+    (("railway",), r"\brailway\s+variables\s+(?:set|--set)", "config"),
     (("appsettings",), r"\baz\s+(?:webapp|functionapp)\s+config\s+appsettings\s+set", "config"),
     (("ssm",), r"\baws\s+ssm\s+put-parameter", "option:value"),
     (("keyvault",), r"\baz\s+keyvault\s+secret\s+set", "option:value"),
-    (("secret:create",), r"\beas\s+secret:create", "option:value"),
-    (("variable",), r"\bglab\s+variable\s+(?:set|update)", "option:value"),
+    (("secret:",), r"\beas\s+secret:\S+", "option:value"),
+    (("glab",), r"\bglab\s+variable\s+(?:set|update)", "option:value"),
     (("secret",), r"\bgh\s+secret\s+set", "option:body|b"),
     (("from-literal",), r"\bkubectl\s+create\s+secret", "literal"),
     (("env:set",), r"\bnetlify\s+env:set", "name-value"),
-    (("env set",), r"\bconvex\s+env\s+set", "name-value"),
+    (("convex",), r"\bconvex\s+env\s+set", "name-value"),
     (("pulumi",), r"\bpulumi\s+config\s+set\s+(?:--secret\s+)?(?=\S+\s+\S+[^\n|;&]*--secret)|"
      r"\bpulumi\s+config\s+set\s+--secret", "name-value"),
     (("glab",), r"\bglab\s+variable\s+(?:set|update)", "name-value"),

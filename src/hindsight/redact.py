@@ -15,6 +15,7 @@ import re
 from collections.abc import Callable
 
 from hindsight import secret_context as _context
+from hindsight import secret_slots as _slots
 from hindsight.randomness import is_hex, is_uuid, lazy, looks_random, public_id, wordy
 
 
@@ -75,7 +76,8 @@ _NOT_A_VALUE = lazy(
     r"^(?:\$\{.*|\$\(.*|\$[A-Za-z_][A-Za-z0-9_]*|<[^>]*>?|<%.*|\*+|x+|X+|\.+|null|none|nil|true|false|"
     r"undefined|required|optional|string|str|int|env|changeme|example|your[_\-].*|redacted.*|\[REDACTED.*|"
     r"os\.environ.*|process\.env.*|getenv.*|self\..*|\{\{.*|%\(.*|[a-z_]+\(.*|\d{1,6}|[-/~.].*|"
-    r"[|>][+\-]?\d?|\$\w+\(.*|=+|[\w\-]{0,12}[-_](?:x{3,}|X{3,}|\*{3,}|\.{3}))$",
+    r"[|>][+\-]?\d?|\$\w+\(.*|=+|[\w\-]{0,12}[-_](?:x{3,}|X{3,}|\*{3,}|\.{3})|"
+    r"ssh-(?:rsa|dss|ed25519)|ecdsa-sha2-[\w\-]+|sk-(?:ssh|ecdsa)-[\w@.\-]+)$",
     re.I,
 )
 _XML = lazy(
@@ -198,7 +200,7 @@ _PROGRAM_FLAGS: list[tuple[tuple[str, ...], Callable[[], re.Pattern[str]]]] = [
         ("passwd", "sudo -s", "-stdin"),
         lazy(
             rf"(\b(?:echo|printf)\s+(?:-[neE]+\s+)?(?:(['\"]?)%s(?:\\n)?\2\s+)?){_FILLED}"
-            r"(?=\s*\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:passwd\b|chpasswd\b|sudo\s+-S\b|"
+            r"(?=\s*\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:passwd(?![\w-])|chpasswd\b|sudo\s+-S\b|"
             r"[\w.-]+(?:\s+-\S+)*\s+login\b[^\n|]*--password-stdin))"
         ),
     ),
@@ -284,6 +286,7 @@ _YAML_BLOCK = lazy(
     r"[|>][+\-]?\d*[ \t]*(?:#[^\n]*)?\n(?P<body>(?:(?P=indent)[ \t]+\S[^\n]*(?:\n|$)|[ \t]*\n)+)",
     re.I,
 )
+_PUBLIC_NAME = lazy(r"public|publishable|pub[_\-]?key|^pub$", re.I)
 _NOT_SECRET_BLOCK = lazy(r"public|pub\b|cert|known|authorized|fingerprint", re.I)
 # An ini line `pass = X` (rclone's config: the obscured password is as good as the password).
 _INI_PASS = lazy(r"(?m)^([ \t]*pass[ \t]*=[ \t]*)(\S+)[ \t]*$")
@@ -329,7 +332,7 @@ _ID_NAME = lazy(
     r"id$|_id|-id|uuid|guid|sha|hash|commit|\brev|revision|checksum|integrity|digest|etag|^h1$|sum$|"
     r"md5|crc|fingerprint|version|build|ref$|head|parent|tree|oid|blob|object|trace|span|request|"
     r"correlation|image|container|layer|serial|mapping|path|file|dir|url|uri|host|name|version|date|time|"
-    r"btih|cf-ray|address|addr$|wallet|cid$",
+    r"btih|cf-ray|address|addr$|wallet|cid$|public|pub[_\-]?key|^pub$|ed25519|x25519|ecdsa|^rsa$|^did$",
     re.I,
 )
 _CANDIDATE = lazy(
@@ -342,7 +345,10 @@ _HASH_PREFIX = lazy(
     r"(?:sha(?:1|224|256|384|512)|md5|blake2b?|xxh\d*|h1|sha256~)[-:=]\s*$|base64,$|urn:btih:$|"
     r"\b(?:x-amz-(?:id-2|cf-id|request-id)|x-request-id|request[_\-]?id|trace[_\-]?id|etag|"
     r"x-cache-key)['\"]?\s*[:=]\s*['\"]?$|"
-    r"(?:ssh-(?:rsa|dss|ed25519)|ecdsa-sha2-\S+|sk-\S+@openssh\.com)\s+$",
+    # Public by their name (issue #25): an OAuth client id, a public key, a key's id.
+    r"\b(?:(?:oauth[_\-]?)?client[_\-]?id|app[_\-]?id|publi(?:c|shable)[_\-]?key|pub[_\-]?key|kid|"
+    r"key[_\-]?id|fingerprint|recipient|address)['\"]?\s*[:=]\s*['\"]?$|"
+    r"(?:ssh-(?:rsa|dss|ed25519)|ecdsa-sha2-\S+|sk-\S+@openssh\.com)\s+$|\b(?:ed25519|x25519|ed448):$|\bdid:[a-z0-9]+:$",
     re.I,
 )
 _DISCORD = lazy(r"[MNO][A-Za-z0-9_\-]{23,25}\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27,38}")
@@ -397,9 +403,26 @@ def _in_public_block(text: str, at: int) -> bool:
     )
 
 
+# Dates, times and UUIDs inside a name (a Codex rollout's file name: rollout-<date>T<time>-<uuid>
+# .jsonl, hindsight's own evidence): taken out, what is left says whether the name is random.
+_DATED = lazy(
+    r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|"
+    r"\d{4}-\d\d-\d\d(?:[T_]\d\d[-:]\d\d(?:[-:]\d\d(?:\.\d+)?)?Z?)?"
+)
+
+
 def _bare_random(token: str, decode: bool) -> bool:
     """A long token with no name beside it: a secret when it is random and not hex (hashes)."""
     core = token.rstrip("=")
+    if "-" in core and _DATED().search(core):
+        pieces = core.split("/")
+        for n, piece in enumerate(pieces):
+            rest = [p for p in re.split(r"[-_.]+", _DATED().sub("-", piece)) if p]
+            if rest != [piece] and all(wordy(p) or p.isdigit() for p in rest):
+                pieces[n] = "dated"
+        core = "/".join(pieces)
+        if core == "dated":
+            return False
     if decode and (wrapped := _wraps_secret(core)) is not None:
         return wrapped
     if "%" in core:
@@ -490,6 +513,8 @@ def _assignment(m: re.Match[str]) -> str:
         _META_NAME().search(name) and not name.lower().endswith(("secret_id", "private_key_id"))
     ):
         return whole
+    if _PUBLIC_NAME().search(name) or public_id(value):
+        return whole  # WireGuard's PublicKey = ..., an age recipient
     if is_uuid(value) and not re.search(r"api|auth|token|secret|pass", name, re.I):
         return whole  # idempotency and cache keys are UUIDs
     lower = name.lower()
@@ -525,6 +550,8 @@ def _named(m: re.Match[str]) -> str:
     value, name = m.group("value"), m.group("name")
     if _ID_NAME().search(name) or is_uuid(value) or _kept(value) or public_id(value):
         return m.group(0)
+    if m.string[max(0, m.start() - 4) : m.start()] == "did:":  # a DID names a public key
+        return m.group(0)
     core = value.rstrip("=")
     if "%" in core:
         from urllib.parse import unquote
@@ -541,7 +568,7 @@ def _named(m: re.Match[str]) -> str:
 
 def _flag(m: re.Match[str]) -> str:
     name, value = m.group("name"), m.group(3)
-    if _kept(value) or value.startswith("-") or _META_NAME().search(name):
+    if _kept(value) or value.startswith("-") or _META_NAME().search(name) or _slots.switch(name):
         return m.group(0)
     return m.group(1) + _tag("secret")
 
@@ -770,6 +797,16 @@ def _nfkc(text: str) -> str:
     return "\n".join(lines)
 
 
+_COLON_HEX = lazy(r"(?:[A-Za-z0-9]{2,6}:)?(?:[0-9a-fA-F]{2}:){5,}[0-9a-fA-F]{2}")
+
+
+def _pgpass(m: re.Match[str]) -> str:
+    """A .pgpass line's password; a fingerprint (MD5:aa:bb:..., a MAC) is no such line."""
+    if _COLON_HEX().fullmatch(m.group(0)) or "[REDACTED" in m.group(2):
+        return m.group(0)
+    return m.group(1) + _tag("password")
+
+
 def _basic(m: re.Match[str]) -> str:
     return m.group(1) + _tag("authorization") if _wraps_secret(m.group(2)) else m.group(0)
 
@@ -856,6 +893,13 @@ _STEPS: list[tuple[tuple[str, ...], bool, Callable[[str], str]]] = [
     ),
     ((*_NAMES, "-pw", "psw"), True, lambda t: _FLAG().sub(_flag, t)),
     *((gate, True, _lines(gate, _sub(pattern, "password"))) for gate, pattern in _PROGRAM_FLAGS),
+    # Issue #25: by the slot a value stands in, whatever the program (secret_slots.py).
+    (_slots.OPTION_GATE, True, _lines(_slots.OPTION_GATE, _slots.options)),
+    (_slots.SHORT_GATE, True, _lines(_slots.SHORT_GATE, _slots.short_options)),
+    (_slots.POSITIONAL_GATE, True, _lines(_slots.POSITIONAL_GATE, _slots.positional)),
+    (_slots.STDIN_GATE, False, _slots.stdin),
+    (_slots.STORE_GATE, True, _lines(_slots.STORE_GATE, _slots.stores)),
+    (_slots.LABEL_GATE, True, _slots.label_lines),
     (_INTL_GATE, True, _lines(_INTL_GATE, lambda t: _PROSE_INTL().sub(_prose_intl, t))),
     (("pass",), False, _lines(("pass",), lambda t: _INI_PASS().sub(_kept_quoted, t))),
     (("send",), False, lambda t: _EXPECT_SEND().sub(_expect_send, t)),
@@ -908,7 +952,7 @@ _STEPS: list[tuple[tuple[str, ...], bool, Callable[[str], str]]] = [
         False,
         lambda t: _CUT_TOKEN().sub(lambda m: _tag("token"), t),
     ),
-    ((":",), False, _sub(_PGPASS, "password")),
+    ((":",), False, lambda t: _PGPASS().sub(_pgpass, t)),
     (("=", ":"), False, lambda t: _NAMED().sub(_named, t)),
     ((), False, _context.cards),  # no literal: a network's prefix and the Luhn digit decide
     ((), False, _nfkc),  # after the rest: a line they redacted as it is keeps its characters
@@ -1026,11 +1070,48 @@ def redact_blocks(text: str) -> str:
         text = _YAML_BLOCK().sub(_yaml_block, text)
     if "send" in text:
         text = _EXPECT_SEND().sub(_expect_send, text)
+    if "\n" in text and _gate(_slots.LABEL_GATE, folded):
+        text = _slots.label_lines(text)
+    if "<<" in text and "\n" in text:
+        text = _slots.stdin(text)
     if "$ANSIBLE_VAULT;" in text:
         text = _context.ansible_vault(text)
     if "\n" in text and _gate(_context.MNEMONIC_GATE, folded):
         text = _context.mnemonic(text)
     return text
+
+
+_TAG = lazy(r"\[REDACTED:[a-z0-9_]+\]")
+
+
+@functools.lru_cache(maxsize=1024)
+def found_in(context: str) -> tuple[str, ...]:
+    """The secrets redaction finds in ``context`` (a whole command), longest first: what each
+    marker in its redacted form stands for, by aligning the kept text around the markers."""
+    clean = redact(context)
+    if clean == context or len(context) > 8192:
+        return ()
+    kept = _TAG().split(clean)
+    if len(kept) > 40:
+        return ()
+    pattern = "(.+?)".join(re.escape(k) for k in kept)
+    m = re.fullmatch(pattern, context, re.S)
+    if m is None:  # the kept text changed too (a folded line): none to align
+        return ()
+    return tuple(
+        sorted({g for g in m.groups() if len(g.strip("'\" ")) >= 4}, key=len, reverse=True)
+    )
+
+
+def redact_with(field: str, context: str) -> str:
+    """``field`` redacted, and redacted as part of ``context`` too: a field cut from the command
+    it belongs to (the flags a fix added, without the program that makes ``-p`` a password)
+    shows none of what the whole command's redaction found."""
+    out = redact(field)
+    for secret in found_in(context) if context else ():
+        if secret in out:
+            out = out.replace(secret, _tag("secret"))
+    return out
 
 
 def has_secret(text: str) -> bool:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from hindsight.randomness import is_hex, is_uuid, lazy, looks_random
+from hindsight.randomness import is_hex, is_uuid, lazy, looks_random, public_id
 
 _PASSWORDISH = ("pass", "pw", "credential", "cred")  # password, passphrase, passwd, passcode
 # Words a value is named by; "login", "log in", "sign in" only as "as USER / VALUE" or
@@ -86,7 +86,15 @@ def _kept(value: str) -> bool:
         or "[REDACTED" in value
         or bool(_PLACEHOLDER().search(value))
         or value.startswith(("$", "%", "{", "@"))
+        or _PUBLIC_VALUE().match(value) is not None
+        or public_id(value)
     )
+
+
+# A fingerprint (SHA256:..., MD5:aa:bb:...), a DID: public by their form.
+_PUBLIC_VALUE = lazy(
+    r"(?:SHA256|SHA1|MD5|SHA512):|(?:[0-9a-fA-F]{2}:){5,}[0-9a-fA-F]{2}$|:?z6Mk|did:", re.I
+)
 
 
 def _strong(value: str) -> bool:

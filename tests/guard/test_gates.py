@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from guard.corpus import LOOKALIKES, SECRETS
 from guard.injections import INJECTIONS
+from guard.secrets_slots import PUBLIC, SLOTS
 from hindsight import redact as guard_redact
 from hindsight import screen as guard_screen
 
@@ -23,6 +24,7 @@ GATES = sorted(
 # Letters that match ASCII ones under re.I (dotless i, long s, Kelvin sign), quoting, separators.
 ODD = ["ı", "İ", "ſ", "K", "ß", " ", "=", ":", '"', "'", "-", "_", "/", "@", ".", "\n", "$"]
 TEXTS = [line for _, line, _ in SECRETS] + LOOKALIKES + [text for _, text, _ in INJECTIONS]
+TEXTS += [line for _, _, line, _ in SLOTS] + [line for _, line in PUBLIC]
 FRAGMENTS = GATES + [g.upper() for g in GATES] + [g.title() for g in GATES] + ODD + TEXTS
 
 

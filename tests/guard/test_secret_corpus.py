@@ -15,10 +15,11 @@ from guard.placement import leaks, write_sessions
 from guard.secrets_fifth import FIFTH, FIFTH_LOOKS
 from guard.secrets_redteam import REDTEAM
 from guard.secrets_scanners import SCANNER
+from guard.secrets_slots import PUBLIC, SLOTS
 from hindsight.redact import redact
 
-ALL = SCANNER + REDTEAM + FIFTH + [("legacy " + p, p, line, s) for p, line, s in SECRETS]
-ALL_LOOKS = LOOKS + FIFTH_LOOKS + [("legacy", line) for line in LOOKALIKES]
+ALL = SCANNER + REDTEAM + FIFTH + SLOTS + [("legacy " + p, p, line, s) for p, line, s in SECRETS]
+ALL_LOOKS = LOOKS + FIFTH_LOOKS + PUBLIC + [("legacy", line) for line in LOOKALIKES]
 
 
 def test_the_corpus_is_as_large_as_the_issue_asks() -> None:

@@ -61,7 +61,7 @@ class Finding(Record):
         self.ts = ts
         self.strength = strength
         # Redact before anything downstream clips a value: half a token is still a leak.
-        self.data = dict(redact_json(data or {}))  # type: ignore[call-overload]
+        self.data = dict(redact_json(_with_commands(data or {})))  # type: ignore[call-overload]
         # Names of the data fields that hold text from tool output, files or the web.
         self.untrusted = untrusted
 
@@ -76,6 +76,24 @@ class Finding(Record):
             "data": self.data,
             "untrusted": list(self.untrusted),
         }
+
+
+# The fields that hold a whole command: every other field is redacted with them as context.
+_COMMANDS = ("command", "fix_command")
+
+
+def _with_commands(data: dict[str, Any]) -> dict[str, Any]:
+    """The string fields of ``data`` redacted as parts of its commands (a step, the flags that
+    differed): a secret the whole command shows by its slot is gone from its pieces too."""
+    context = "\n".join(str(data[k]) for k in _COMMANDS if isinstance(data.get(k), str))
+    if not context:
+        return data
+    from hindsight.redact import redact_with
+
+    return {
+        k: redact_with(v, context) if isinstance(v, str) and k not in _COMMANDS else v
+        for k, v in data.items()
+    }
 
 
 def evidence_key(kind: str, *parts: object) -> str:

@@ -40,7 +40,9 @@ def fault(point: str) -> None:
     ``HINDSIGHT_FAULT=kill:N`` ends the process at the Nth point, ``error:N`` fails that I/O call
     with ENOSPC,
     ``delay:S`` sleeps S seconds at every ``swap`` point (widens the window a concurrent writer
-    races); ``HINDSIGHT_FAULT_LOG=FILE`` appends each point's name. Unset, it costs one lookup.
+    races), ``slow:S`` at every rename and exchange, just before the call (a network or FUSE file
+    system whose renames take that long); ``HINDSIGHT_FAULT_LOG=FILE`` appends each point's name.
+    Unset, it costs one lookup.
     """
     spec = os.environ.get("HINDSIGHT_FAULT")
     log = os.environ.get("HINDSIGHT_FAULT_LOG")
@@ -52,7 +54,7 @@ def fault(point: str) -> None:
         with open(log, "a", encoding="utf-8") as handle:
             handle.write(f"{_fault_count} {point}\n")
     action, _, arg = (spec or "").partition(":")
-    if action == "delay" and point == "swap":
+    if (action == "delay" and point == "swap") or (action == "slow" and point in _RENAMES):
         import time
 
         time.sleep(float(arg))
@@ -67,6 +69,7 @@ def fault(point: str) -> None:
 
 
 _fault_count = 0
+_RENAMES = ("rename", "exchange", "swap-back")
 
 
 def read_bytes(path: Path) -> bytes | None:

@@ -23,9 +23,9 @@ from pathlib import Path
 
 WRITER = r"""
 import os, random, sys, time
-path, stop, MODE = sys.argv[1], sys.argv[2], sys.argv[3]
+path, stop, MODE, EDITS = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
 n = 0
-while not os.path.exists(stop):
+while not os.path.exists(stop) and (not EDITS or n < EDITS):
     with open(path, "rb") as f:
         data = f.read()
     n += 1
@@ -44,7 +44,13 @@ print(n)
 
 
 def race(
-    folder: Path, seconds: float, delay: float, mode: str = "both", min_runs: int = 0
+    folder: Path,
+    seconds: float,
+    delay: float,
+    mode: str = "both",
+    min_runs: int = 0,
+    rename_delay: float = 0.0,
+    edits: int = 0,
 ) -> dict[str, float]:
     from hindsight.errors import HindsightError
     from hindsight.memory import ARCHIVE_FILE, Entry, MemoryStore
@@ -52,9 +58,10 @@ def race(
     memory = folder / "MEMORY.md"
     memory.write_text("# notes\n")
     stop = folder / "stop"
-    os.environ["HINDSIGHT_FAULT"] = f"delay:{delay}"
+    # One fault at a time: a slow rename (the window is the rename itself) or a delayed swap.
+    os.environ["HINDSIGHT_FAULT"] = f"slow:{rename_delay}" if rename_delay else f"delay:{delay}"
     writer = subprocess.Popen(
-        [sys.executable, "-c", WRITER, str(memory), str(stop), mode],
+        [sys.executable, "-c", WRITER, str(memory), str(stop), mode, str(edits)],
         stdout=subprocess.PIPE,
         text=True,
     )
@@ -100,15 +107,35 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--delay", type=float, default=0.003, help="delay before each swap (s)")
     parser.add_argument(
+        "--rename-delay",
+        type=float,
+        default=0.0,
+        help="make each of hindsight's renames take this long instead (s): network, FUSE",
+    )
+    parser.add_argument(
         "--writer", choices=("both", "inplace", "rename"), default="both", help="how it writes"
     )
     parser.add_argument(
         "--min-runs", type=int, default=0, help="go on past --seconds until this many adds"
     )
+    parser.add_argument(
+        "--edits",
+        type=int,
+        default=0,
+        help="the writer stops after this many edits (0: at the end)",
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="hindsight-race-") as tmp:
-        result = race(Path(tmp), args.seconds, args.delay, args.writer, args.min_runs)
+        result = race(
+            Path(tmp),
+            args.seconds,
+            args.delay,
+            args.writer,
+            args.min_runs,
+            args.rename_delay,
+            args.edits,
+        )
     if args.json:
         print(json.dumps(result))
     else:

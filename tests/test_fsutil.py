@@ -142,3 +142,24 @@ def test_an_unusable_lock_file_is_one_line_and_changes_nothing(tmp_path: Path) -
     assert done.stderr == f"hindsight: error: cannot open lock file {lock}: Is a directory\n"
     assert (memory / "MEMORY.md").read_bytes() == b"keep me\r\n"
     assert sorted(p.name for p in memory.rglob("*")) == [".lock", "MEMORY.md", "hindsight"]
+
+
+@pytest.mark.parametrize(
+    ("mine", "theirs", "merged"),
+    [
+        # Two writers appending at the end: both, once each, mine first.
+        (b"a\nb\nX\n", b"a\nb\nY\n", b"a\nb\nX\nY\n"),
+        # One version already holds the other's appended line: it is not written twice.
+        (b"a\nb\nX\n", b"a\nb\nX\nY\n", b"a\nb\nX\nY\n"),
+        # Apart: each side's edit where it made it.
+        (b"S\na\nb\n", b"a\nb\nY\n", b"S\na\nb\nY\n"),
+        # A removal on one side, an append on the other.
+        (b"a\n", b"a\nb\nY\n", b"a\nY\n"),
+        # The same line changed two ways: both kept, the old one gone.
+        (b"a\nb1\n", b"a\nb2\n", b"a\nb1\nb2\n"),
+        # Bytes kept as they are: CRLF and invalid UTF-8.
+        (b"a\nb\n\xff\r\n", b"a\nb\n", b"a\nb\n\xff\r\n"),
+    ],
+)
+def test_merge3_keeps_both_sides_edits(mine: bytes, theirs: bytes, merged: bytes) -> None:
+    assert fsutil.merge3(b"a\nb\n", mine, theirs) == merged

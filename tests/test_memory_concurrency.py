@@ -44,11 +44,11 @@ def test_two_processes_adding_at_once(tmp_path: Path) -> None:
     assert (tmp_path / "MEMORY.md").read_text().endswith("\n# curated\n")
 
 
-def test_a_write_that_lands_at_the_swap_is_swapped_back_and_merged(
+def test_a_write_that_lands_at_the_swap_is_merged_in_the_swap(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Claude Code writes MEMORY.md (no lock) in the instant before our exchange: the exchange
-    pulls its file out, sees it is not what was read, puts it straight back, merges again."""
+    pulls its file out, sees it is not what was read, and swaps in its edit merged with ours."""
     from datetime import date
 
     from hindsight import fsutil
@@ -71,8 +71,73 @@ def test_a_write_that_lands_at_the_swap_is_swapped_back_and_merged(
     entry = Entry.make("Ours", "a body", "trap", date(2026, 11, 30))
     assert MemoryStore(tmp_path).add([entry]).added
     text = memory.read_text()
-    assert writes["n"] == 2
-    assert text.endswith("# curated\n- note 1\n- note 2\n")
+    assert writes["n"] == 1  # one exchange: the merge went in with the swap that found it
+    assert text.endswith("# curated\n- note 1\n")
+    assert MemoryStore(tmp_path).read().lines == [entry.line()]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["MEMORY.md", "hindsight"]
+
+
+def test_edits_landing_while_slow_renames_swap_are_all_merged(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Renames that take long (network, FUSE): while each of hindsight's exchanges is under
+    way, a writer in another thread edits MEMORY.md as Claude Code does (read, append, write
+    back in place or by a rename). Its edits land in the file about to be swapped out, first
+    the one hindsight read, then the ones hindsight swapped in: every one ends up in the file,
+    once, and so does hindsight's entry."""
+    import threading
+    from datetime import date
+
+    from hindsight import fsutil
+    from hindsight.memory import Entry
+
+    memory = tmp_path / "MEMORY.md"
+    memory.write_text("# curated\n")
+    go, done = threading.Event(), threading.Event()
+    notes: list[str] = []
+
+    def writer() -> None:
+        while go.wait(timeout=10):
+            go.clear()
+            if len(notes) >= 8:
+                return
+            for _ in range(2):  # one edit in place, one by a rename
+                notes.append(f"- note {len(notes) + 1}\n")
+                data = memory.read_bytes() + notes[-1].encode()
+                if len(notes) % 2:
+                    memory.write_bytes(data)
+                else:
+                    fresh = tmp_path / "claude.tmp"
+                    fresh.write_bytes(data)
+                    os.replace(fresh, memory)
+            done.set()
+
+    real_fault = fsutil.fault
+    renames: list[str] = []
+
+    def slow_rename(point: str) -> None:
+        # In place of the 0.4 s a slow rename takes: the writer edits meanwhile, each time.
+        real_fault(point)
+        if point in ("exchange", "swap-back") and len(notes) < 8:
+            renames.append(point)
+            go.set()
+            assert done.wait(timeout=10)
+            done.clear()
+
+    thread = threading.Thread(target=writer, daemon=True)
+    thread.start()
+    monkeypatch.setattr(fsutil, "fault", slow_rename)
+    entry = Entry.make("Ours", "a body", "trap", date(2026, 11, 30))
+    try:
+        assert MemoryStore(tmp_path).add([entry]).added
+    finally:
+        go.set()
+        thread.join(timeout=10)
+    # The writer edited during the first exchange and during three swaps after it.
+    assert renames == ["exchange", "swap-back", "swap-back", "swap-back"]
+    text = memory.read_text()
+    assert text.endswith("# curated\n" + "".join(notes))  # no edit lost, none twice
+    assert len(notes) == 8
     assert MemoryStore(tmp_path).read().lines == [entry.line()]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["MEMORY.md", "hindsight"]
 

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -40,7 +42,9 @@ def fault(point: str) -> None:
     ``HINDSIGHT_FAULT=kill:N`` ends the process at the Nth point, ``error:N`` fails that I/O call
     with ENOSPC,
     ``delay:S`` sleeps S seconds at every ``swap`` point (widens the window a concurrent writer
-    races); ``HINDSIGHT_FAULT_LOG=FILE`` appends each point's name. Unset, it costs one lookup.
+    races), ``slow:S`` at every rename and exchange, just before the call (a network or FUSE file
+    system whose renames take that long); ``HINDSIGHT_FAULT_LOG=FILE`` appends each point's name.
+    Unset, it costs one lookup.
     """
     spec = os.environ.get("HINDSIGHT_FAULT")
     log = os.environ.get("HINDSIGHT_FAULT_LOG")
@@ -52,7 +56,7 @@ def fault(point: str) -> None:
         with open(log, "a", encoding="utf-8") as handle:
             handle.write(f"{_fault_count} {point}\n")
     action, _, arg = (spec or "").partition(":")
-    if action == "delay" and point == "swap":
+    if (action == "delay" and point == "swap") or (action == "slow" and point in _RENAMES):
         import time
 
         time.sleep(float(arg))
@@ -67,6 +71,7 @@ def fault(point: str) -> None:
 
 
 _fault_count = 0
+_RENAMES = ("rename", "exchange", "swap-back")
 
 
 def read_bytes(path: Path) -> bytes | None:
@@ -184,16 +189,31 @@ def _durable_temp(path: Path, data: bytes) -> Path:
 
 
 def compare_and_swap(
-    path: Path, data: bytes, expected: bytes | None, *, root: Path | None = None
+    path: Path,
+    data: bytes,
+    expected: bytes | None,
+    *,
+    root: Path | None = None,
+    redo: Callable[[bytes], bytes | None] | None = None,
 ) -> bool:
-    """Replace ``path`` with ``data`` only if it still holds ``expected`` (None: absent).
+    """Replace ``path`` with ``data`` if it still holds ``expected`` (None: absent), else merge.
 
     For a file other programs write without our lock (Claude Code's auto memory edits MEMORY.md).
-    On Linux the swap is renameat2(RENAME_EXCHANGE): the bytes swapped out are compared with what
-    was read, and if someone wrote in between, their file is swapped straight back and False
-    returned so the caller merges again: no edit is lost however late it lands. Elsewhere (or on a
-    file system without the call) the check runs just before a plain rename, a window of
-    microseconds instead of none.
+    False: it changed before our bytes showed, nothing was written; the caller merges again.
+    True: ``data`` is in, together with every edit another writer made meanwhile.
+
+    On Linux the swap is renameat2(RENAME_EXCHANGE): the file swapped out is the one that stood at
+    the path at that instant, whoever wrote it (in place or by a rename), so nothing can land
+    unseen. If it is not what was read, its edits are merged into ours (``merge3``, then ``redo``
+    puts our change on the result again, None: it holds it) and that is swapped in, which
+    brings out the file that stood there meanwhile, and so on until what comes out is exactly
+    what went in (see ``_merge_in``). However slow the rename, every edit ends up in the file.
+
+    Elsewhere, or on a file system without the exchange (some network and FUSE ones), the check
+    runs just before a plain rename: an edit in the interval between the check and the rename
+    (microseconds on a local disk, the rename's duration where renames are slow) is replaced
+    unseen and lost; nothing portable can see it, since rename(2) does not return what it
+    replaced.
     """
     if root is not None:
         confine(root, path)
@@ -202,7 +222,7 @@ def compare_and_swap(
     exchange = _renameat2()
     if exchange is None:
         return atomic_write(path, data, precondition=lambda: read_bytes(path) == expected)
-    tmp = _durable_temp(path, data)
+    temps = [_durable_temp(path, data)]
     try:
         seen = _identity(path)
         if read_settled(path) != expected:
@@ -212,57 +232,188 @@ def compare_and_swap(
         # merged again without our bytes ever showing.
         if _identity(path) != seen:
             return False
+        began = time.monotonic()  # how long a swap takes here (slow renames: network, FUSE)
         fault("exchange")
         # Nothing to exchange with when the file is absent: a rename that fails if it appeared.
         flags = _RENAME_NOREPLACE if expected is None else _RENAME_EXCHANGE
         try:
-            if not exchange(tmp, path, flags):
+            if not exchange(temps[0], path, flags):
                 return False  # it appeared, or went away, since the check: merge again
-            if expected is None:
-                _fsync_dir(path.parent)
-                return True
         except OSError as exc:
-            import errno
-
             if exc.errno not in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP):
                 raise
-            # A file system without the exchange (some network and FUSE ones): check, rename.
+            # A file system without the exchange: check, rename (the window above).
             fault("rename")
             if read_bytes(path) != expected:
                 return False
-            os.replace(tmp, path)
+            os.replace(temps[0], path)
             _fsync_dir(path.parent)
             return True
-        # Swapped out: the file as it was, unless a writer got in after the check, or still
-        # has it open to write (an in-place writer between its truncate and its write).
-        # Cheapest test first: while a mismatch is being found, our bytes are what others see.
-        if _identity(tmp) == seen and not being_written(tmp) and read_bytes(tmp) == expected:
-            _fsync_dir(path.parent)
-            return True
-        _swap_back(tmp, path, data, exchange)
-        return False
+        if expected is not None:
+            _merge_in(path, data, expected, temps, exchange, redo, time.monotonic() - began)
+        _fsync_dir(path.parent)
+        return True
     except OSError as exc:
         raise HindsightError(f"cannot write {path}: {exc.strerror}") from exc
     finally:
-        tmp.unlink(missing_ok=True)
+        for tmp in temps:
+            tmp.unlink(missing_ok=True)
 
 
-def _swap_back(tmp: Path, path: Path, ours: bytes, exchange: _Exchange) -> None:
-    """``path`` holds our bytes, ``tmp`` a newer write by someone else: put theirs back.
+def _merge_in(
+    path: Path,
+    ours: bytes,
+    read: bytes,
+    temps: list[Path],
+    exchange: _Exchange,
+    redo: Callable[[bytes], bytes | None] | None,
+    took: float,
+) -> None:
+    """Our bytes stand at ``path`` and ``temps[-1]`` holds what they replaced: make sure that
+    holds no edit the file lacks.
 
-    Each exchange pulls out what ``path`` held; if that is not what we put there, yet another
-    write landed meanwhile, and it is the newest: swap again until what comes out is ours.
+    What came out is what we read: done. Otherwise another writer got in before the exchange;
+    its edits (against what we read) are merged into ours and the result swapped in. That swap
+    brings out the file that stood at the path meanwhile: ours, perhaps edited since (against
+    ours, or against the file swapped out, when the writer read that one just before the swap
+    and wrote just after). Its edits are merged into the new file in turn, and so on, until a
+    swap brings out exactly what the previous one put in: nobody wrote in between, and every
+    edit that ever came out is in the file. A writer that never pauses for the length of a
+    rename keeps this going; after ``_MERGE_ROUNDS`` it stops with an error, and the last file
+    swapped out (which may hold edits the file lacks) is kept beside it and named.
     """
-    pushed = ours
-    for _ in range(64):
+    put, base = ours, read  # what stands at the path now, and what it replaced
+    before: bytes | None = None  # what the previous swap brought out
+    for _ in range(_MERGE_ROUNDS):
+        theirs = read_settled(temps[-1])  # an in-place writer still busy with it: wait
+        if theirs is None or theirs == base:
+            return  # what went in came out (nobody wrote meanwhile), or our temp was removed
+        if before is not None and _distance(before, theirs) < _distance(base, theirs):
+            base = before  # written by one who read the file swapped out, not ours
+        merged = merge3(base, put, theirs)
+        if redo is not None:
+            with contextlib.suppress(HindsightError):  # a block the merge made malformed
+                merged = redo(merged) or merged
+        temps.append(_durable_temp(path, merged))
+        # A writer busy right now would edit the file we are about to swap out: let it pause
+        # for about as long as a swap takes before swapping.
+        _wait_quiet(path, min(took, 0.5), patience=1.0)
+        began = time.monotonic()
         fault("swap-back")
-        exchange(tmp, path, _RENAME_EXCHANGE)
-        pulled = read_bytes(tmp)
-        if pulled == pushed:
-            _fsync_dir(path.parent)
-            return
-        pushed = read_bytes(path) or b""
-    raise HindsightError(f"{path} kept changing while hindsight wrote it; try again")
+        if not exchange(temps[-1], path, _RENAME_EXCHANGE):
+            # MEMORY.md was removed meanwhile: the merge goes there; if it is back already,
+            # the next round merges again against that.
+            if exchange(temps[-1], path, _RENAME_NOREPLACE):
+                return
+            temps.pop().unlink(missing_ok=True)
+            continue
+        took = time.monotonic() - began
+        temps[-2].unlink(missing_ok=True)  # merged into what now stands at the path
+        del temps[-2]
+        before, base, put = theirs, put, merged
+    kept = temps.pop()
+    raise HindsightError(
+        f"{path} kept changing while hindsight wrote it; another program's last version of it"
+        f" is kept in {kept}"
+    )
+
+
+_MERGE_ROUNDS = 64
+
+
+def _distance(a: bytes, b: bytes) -> int:
+    """Lines one would change to turn ``a`` into ``b``."""
+    import difflib
+
+    lines = a.splitlines(keepends=True), b.splitlines(keepends=True)
+    matcher = difflib.SequenceMatcher(None, *lines, autojunk=False)
+    same = sum(block.size for block in matcher.get_matching_blocks())
+    return len(lines[0]) + len(lines[1]) - 2 * same
+
+
+def _wait_quiet(path: Path, quiet: float, patience: float) -> None:
+    """Return once ``path`` has not changed for ``quiet`` seconds, or after ``patience``."""
+    deadline = time.monotonic() + patience
+    last, since = _identity(path), time.monotonic()
+    while time.monotonic() - since < quiet and time.monotonic() < deadline:
+        time.sleep(min(0.005, quiet))
+        now = _identity(path)
+        if now != last:
+            last, since = now, time.monotonic()
+
+
+def merge3(base: bytes, mine: bytes, theirs: bytes) -> bytes:
+    """Both ``mine``'s and ``theirs``'s edits of ``base``, line by line (a diff3).
+
+    A region only one side changed takes that side's lines; one both changed alike, those lines.
+    Where both changed it differently (two writers appending at the end, say), both versions'
+    lines are kept, once each, mine's first where they differ, less the base lines either side
+    removed. Lines are copied byte for byte, line endings included.
+    """
+    import difflib
+
+    old, sides = base.splitlines(True), (mine.splitlines(True), theirs.splitlines(True))
+    hunks = sorted(
+        (i1, i2, side, sides[side][j1:j2])
+        for side in (0, 1)
+        for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(
+            None, old, sides[side], autojunk=False
+        ).get_opcodes()
+        if tag != "equal"
+    )
+    out: list[bytes] = []
+    done = at = 0
+    while at < len(hunks):
+        lo, hi = hunks[at][0], hunks[at][1]
+        group = [hunks[at]]
+        at += 1
+        # Hunks that overlap, or insert at the same point, are one region.
+        while at < len(hunks) and (hunks[at][0] < hi or (hunks[at][0] == hi == lo == hunks[at][1])):
+            hi = max(hi, hunks[at][1])
+            group.append(hunks[at])
+            at += 1
+        out += old[done:lo]
+        done = hi
+        versions = [_patched(old, lo, hi, [h for h in group if h[2] == s]) for s in (0, 1)]
+        if {h[2] for h in group} != {0, 1} or versions[0] == versions[1]:
+            out += versions[group[0][2]] if len({h[2] for h in group}) == 1 else versions[0]
+        else:
+            out += _union(old[lo:hi], versions[0], versions[1])
+    out += old[done:]
+    return b"".join(out)
+
+
+def _patched(
+    old: list[bytes], lo: int, hi: int, hunks: list[tuple[int, int, int, list[bytes]]]
+) -> list[bytes]:
+    """``old[lo:hi]`` with one side's hunks applied."""
+    out: list[bytes] = []
+    at = lo
+    for i1, i2, _, lines in hunks:
+        out += old[at:i1] + lines
+        at = i2
+    return out + old[at:hi]
+
+
+def _union(old: list[bytes], mine: list[bytes], theirs: list[bytes]) -> list[bytes]:
+    """Both versions of a region both sides changed: what they share once, what differs from
+    each (mine first), without the lines of ``old`` either one removed."""
+    import difflib
+    from collections import Counter
+
+    removed = (Counter(old) - Counter(mine)) | (Counter(old) - Counter(theirs))
+    out: list[bytes] = []
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(
+        None, mine, theirs, autojunk=False
+    ).get_opcodes():
+        out += mine[i1:i2] if tag == "equal" else mine[i1:i2] + theirs[j1:j2]
+    kept: list[bytes] = []
+    for line in out:
+        if removed[line] > 0:
+            removed[line] -= 1
+        else:
+            kept.append(line)
+    return kept
 
 
 def _identity(path: Path) -> tuple[int, int, int, int] | None:

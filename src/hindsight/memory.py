@@ -400,6 +400,15 @@ class MemoryStore:
         without our lock, so every attempt is a compare-and-swap, merged again on a change.
         """
         gone = set(prune)
+
+        def swapped(raw: bytes | None) -> bytes | None:
+            # ``raw`` with ``add`` on top and ``prune`` out; None when it holds the change.
+            doc = parse(decode(raw or b""), self.path)
+            present = {key_of_line(line) for line in doc.lines}
+            fresh = [line for line in add if key_of_line(line) not in present]
+            lines = [line for line in fresh + doc.lines if line not in gone]
+            return None if lines == doc.lines else encode(doc.render(lines))
+
         for attempt in range(_MERGE_ATTEMPTS):
             if attempt:
                 # A writer busy with a burst of edits: let it finish rather than race it.
@@ -408,14 +417,12 @@ class MemoryStore:
 
                 time.sleep(random.random() * min(0.05, 0.002 * attempt))
             before = fsutil.read_settled(self.path)
-            doc = parse(decode(before or b""), self.path)
-            present = {key_of_line(line) for line in doc.lines}
-            fresh = [line for line in add if key_of_line(line) not in present]
-            lines = [line for line in fresh + doc.lines if line not in gone]
-            if lines == doc.lines:
+            new = swapped(before)
+            if new is None:
                 return
-            new = encode(doc.render(lines))
-            if fsutil.compare_and_swap(self.path, new, before, root=self.folder):
+            # A write that lands during the swap is merged into ours there (redo: our change
+            # put on the merge again), never lost.
+            if fsutil.compare_and_swap(self.path, new, before, root=self.folder, redo=swapped):
                 return
         raise HindsightError(f"{self.path} kept changing while hindsight wrote it; try again")
 

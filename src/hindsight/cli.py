@@ -27,6 +27,7 @@ examples:
   hindsight scan --since 7d          list the transcripts a run would read (writes nothing)
   hindsight memory show              print the hindsight block of MEMORY.md
   hindsight status                   where the files live, the watermark, the last run
+  hindsight review                   accept or refuse the lessons that wait for you (a terminal)
   hindsight scrub --dry-run          secrets older versions wrote, redacted in place
   hindsight <command> --help         options and examples of one command
 
@@ -482,6 +483,21 @@ def _cmd_status(sub: _Subparsers, common: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON document")
 
 
+def _cmd_review(sub: _Subparsers, common: argparse.ArgumentParser) -> None:
+    p = _add(
+        sub,
+        "review",
+        "answer for each lesson that waits for you (accept, edit, reject, forget, skip), on a "
+        "terminal only; --json lists them and changes nothing",
+        "  hindsight review                  in your terminal: one answer a line (a e r f s q)\n"
+        "  hindsight review --json           what waits, with why; changes nothing\n",
+        common,
+    )
+    p.add_argument(
+        "--json", action="store_true", help="list what waits as one JSON document; change nothing"
+    )
+
+
 def _cmd_scrub(sub: _Subparsers, common: argparse.ArgumentParser) -> None:
     p = _add(
         sub,
@@ -551,6 +567,7 @@ _COMMANDS: dict[str, Callable[[_Subparsers, argparse.ArgumentParser], None]] = {
     "install": _cmd_install,
     "hook": _cmd_hook,
     "status": _cmd_status,
+    "review": _cmd_review,
     "scrub": _cmd_scrub,
     "selfcheck": _cmd_selfcheck,
     "doctor": _cmd_doctor,

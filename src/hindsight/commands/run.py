@@ -143,6 +143,7 @@ def _run(ctx: Context, args: argparse.Namespace, judge: judges.Judge) -> dict[st
         "dry_run": bool(args.dry_run),
         "unread": [{"path": path, "why": why} for path, why in gathered.unread],
         "judge": _spent(judge),
+        "waiting": _waiting(ctx),
     }
     if applied.targets:  # AGENTS.md, GEMINI.md: only where --target asked for them
         summary["targets"] = targets.summary(applied.targets, ctx)
@@ -177,6 +178,13 @@ def _spent(judge: judges.Judge) -> dict[str, Any]:
     return {"name": judge.name, **spent}
 
 
+def _waiting(ctx: Context) -> int:
+    """How many lessons wait in the review inbox (the ledger as it stands after the run)."""
+    from hindsight import review
+
+    return len(review.waiting(ctx.memory_dir))
+
+
 def _nothing(ctx: Context, gathered: pipeline.Gathered, dry_run: bool) -> dict[str, Any]:
     # Also when files could not be read: they are named, and stay pending.
     zero = (
@@ -202,6 +210,7 @@ def _nothing(ctx: Context, gathered: pipeline.Gathered, dry_run: bool) -> dict[s
         "watermark": None,
         "dry_run": dry_run,
         "nothing_to_read": True,
+        "waiting": _waiting(ctx),
         "unread": [{"path": path, "why": why} for path, why in gathered.unread],
     }
     if dry_run:
@@ -216,6 +225,7 @@ def _print(summary: dict[str, Any]) -> None:
         )
         for item in summary["unread"]:
             print(f"not read, stays pending: {item['path']} ({item['why']})")
+        _print_waiting(summary)
         return
 
     request = summary.get("request")
@@ -259,3 +269,12 @@ def _print(summary: dict[str, Any]) -> None:
         targets.print_summary(summary.get("targets", {}))
         if summary["report"]:
             print(f"report: {summary['report']}")
+    _print_waiting(summary)
+
+
+def _print_waiting(summary: dict[str, Any]) -> None:
+    from hindsight import review
+
+    nudge = review.nudge(summary.get("waiting") or 0)
+    if nudge:
+        print(nudge)

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from hindsight import clock, discover, layout, sources, state
+from hindsight import clock, discover, layout, review, sources, state
 from hindsight.context import Context
 from hindsight.errors import HindsightError
 from hindsight.fmt import count
@@ -100,6 +100,11 @@ def run(args: argparse.Namespace) -> int:
         ]
     except HindsightError as exc:
         problems.append(str(exc))
+    try:
+        info["waiting"] = len(review.waiting(ctx.memory_dir))
+    except HindsightError as exc:
+        problems.append(str(exc))
+        info["waiting"] = None
     info["hook_log"] = _tail(ctx.memory_dir)
     info["problems"] = problems
     if args.json:
@@ -151,3 +156,6 @@ def _print_text(info: dict[str, Any], problems: list[str]) -> None:
         print(f"{'hook log':<10} {line}")
     for problem in problems:
         print(redact(f"problem    {problem}"))
+    nudge = review.nudge(info.get("waiting") or 0)
+    if nudge:
+        print(nudge)

@@ -44,7 +44,7 @@ def test_bash(tmp_path: Path) -> None:
     # The line after the completions is `complete -p`'s: each of these is the only one.
     assert complete("hindsight", "sel")[:2] == ["selfcheck", "complete"]
     assert complete("hindsight", "sta")[:2] == ["status", "complete"]
-    assert complete("hindsight", "memory", "p")[0] == "prune"
+    assert complete("hindsight", "memory", "pru")[0] == "prune"
     assert complete("hindsight", "run", "--dr")[0] == "--dry-run"
     assert complete("hindsight", "completion", "")[:3] == ["bash", "zsh", "fish"]
     assert complete("hindsight", "--ver")[0] == "--version"
@@ -59,7 +59,9 @@ def test_fish(tmp_path: Path) -> None:
         return done
 
     assert complete("hindsight stat")[0] == "status"
-    assert complete("agent-hindsight memory ") == ["add", "check", "prune", "show"]
+    assert complete("agent-hindsight memory ") == [
+        "add", "check", "forget", "list", "promote", "prune", "remove", "show",
+    ]  # fmt: skip
     assert complete("hindsight run --dr") == ["--dry-run"]
     assert complete("hindsight completion ") == ["bash", "fish", "zsh"]
 
@@ -89,7 +91,8 @@ def test_zsh(tmp_path: Path) -> None:
     offered = complete("hindsight")[4:]
     assert offered[:3] == ["run", "scan", "digest"] and "completion" in offered
     memory = complete("hindsight", "memory")
-    assert memory[4:8] == ["show", "add", "prune", "check"] and memory[-1] == "FILES"
+    assert memory[4:12] == ["show", "add", "prune", "list", "remove", "forget", "promote", "check"]
+    assert memory[-1] == "FILES"
     assert "--dry-run" in complete("agent-hindsight", "run")
 
 

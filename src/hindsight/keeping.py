@@ -282,7 +282,7 @@ def judged(
             reason = "no room: your own entries fill the block"
         else:
             reason = held.get(lesson.title, "already in memory or the archive")
-        state = ledger.WAITING if reason.startswith("waits for") else ledger.REPORT
+        state = ledger.WAITING if reason.startswith("waits for your review") else ledger.REPORT
         if lesson.title in held and held[lesson.title].startswith(("forgotten", "removed")):
             continue  # the person's choice stands; the report still shows it
         ops.append(

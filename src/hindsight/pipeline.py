@@ -186,6 +186,7 @@ class Applied(Record):
         "section",
         "targets",
         "notes",
+        "waiting",
     )
     lessons: list[Lesson]  # new this run (not reported before)
     already_reported: int
@@ -199,6 +200,7 @@ class Applied(Record):
     section: str
     targets: dict[str, AddResult]  # what the other targets (AGENTS.md, GEMINI.md) got
     notes: list[str]  # what settling the ledger with MEMORY.md did (keeping.py)
+    waiting: dict[str, str]  # title -> why it waits for the person's review (guard/decide.py)
 
     def __init__(
         self,
@@ -225,6 +227,7 @@ class Applied(Record):
         self.section = section
         self.targets: dict[str, AddResult] = {}
         self.notes: list[str] = []
+        self.waiting: dict[str, str] = {}
 
 
 def apply(
@@ -286,9 +289,15 @@ def apply(
             if x.memory and (reason := admit.denial(f"{x.title}\n{x.body}", known))
         }
         out.kept_out = len(denied)
+        kept = {**denied, **keeping.refused(fresh.lessons, book.records)}
+        # What waits for the person is decided by consequence; what enters still passes the
+        # provenance gate below too (``cleared`` is not yet let past it: the evasion corpora
+        # still find flags and variables the capability policy does not know).
+        waiting, _cleared = _consequences(ctx, fresh.lessons, gathered, kept)
+        out.waiting = waiting
         out.held = {
-            **denied,
-            **keeping.refused(fresh.lessons, book.records),
+            **kept,
+            **waiting,
             **_hold(
                 ctx,
                 fresh,
@@ -526,6 +535,7 @@ def _hold(
     screen: Screen,
     known: Callable[[str], bool],
     verified: set[str] | None = None,
+    cleared: frozenset[str] = frozenset(),
 ) -> dict[str, str]:
     """The memory gate (``trust``): memory-worthy lessons not built from trusted pieces stay in
     the report, each with the reason. Returns title -> reason.
@@ -539,6 +549,11 @@ def _hold(
         (x for x in judgement.lessons if x.memory and x.title not in denied),
         key=lambda x: (x.title in verified, -x.strength),
     )
+    # Admitted by consequence (guard/decide.py): the rules' own templates whose every action
+    # stays inside what the repository defines need no word-by-word provenance; the cap still
+    # counts them.
+    passed_by_consequence = [x for x in wanted if own_judge and x.title in cleared]
+    wanted = [x for x in wanted if x not in passed_by_consequence]
     if not wanted:
         return {}
     from hindsight import taint, trust
@@ -549,8 +564,8 @@ def _hold(
     gate = trust.Gate(sessions, findings, checker, own_judge=own_judge)
     own = gate.as_own()  # for the rules' own wording: a model's pick reworded, the verified floor
     held: dict[str, str] = {}
-    passed = 0
-    taken: set[str] = set()  # the findings memory already speaks of
+    passed = len(passed_by_consequence)
+    taken: set[str] = {k for x in passed_by_consequence for k in x.evidence}
     admitted: list[Lesson] = []  # and the lessons that speak of them
     refused: list[Lesson] = []
     for lesson in wanted:
@@ -607,6 +622,34 @@ def _hold(
             taken.update(backup.evidence)
             passed += 1
     return held
+
+
+WAITS = "waits for your review: "
+
+
+def _consequences(
+    ctx: Context, lessons: list[Lesson], gathered: Gathered | None, kept: dict[str, str]
+) -> tuple[dict[str, str], frozenset[str]]:
+    """The one decision by consequence (guard/decide.py) for each memory lesson not already
+    kept out: what waits for the person (title -> why) and what the check admits."""
+    wanted = [x for x in lessons if x.memory and x.title not in kept]
+    if not wanted:
+        return {}, frozenset()
+    from hindsight.guard import decide, verdict
+    from hindsight.guard.repository import Repository
+
+    repo = Repository.load(list(ctx.repo.roots) if ctx.repo.is_git else [])
+    typed = tuple(p for sess in (gathered.sessions if gathered else []) for p in sess.prompts())
+    evidence = decide.Evidence(strong=True, typed=typed)
+    waiting: dict[str, str] = {}
+    cleared: set[str] = set()
+    for lesson in wanted:
+        decision = decide.decide(lesson, evidence, repo)
+        if decision.verdict == verdict.WAIT:
+            waiting[lesson.title] = WAITS + decision.reason
+        elif decision.verdict == verdict.ADMIT:
+            cleared.add(lesson.title)
+    return waiting, frozenset(cleared)
 
 
 def _host_known(ctx: Context) -> Callable[[str], bool]:

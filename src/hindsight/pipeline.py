@@ -643,8 +643,15 @@ def _consequences(
     evidence = decide.Evidence(strong=True, typed=typed)
     waiting: dict[str, str] = {}
     cleared: set[str] = set()
+    from hindsight.judges import reworded
+
     for lesson in wanted:
         decision = decide.decide(lesson, evidence, repo)
+        plain = reworded.without_context(lesson) if decision.verdict == verdict.WAIT else None
+        if plain is not None and decide.decide(plain, evidence, repo).verdict == verdict.ADMIT:
+            # The command a correction followed is its context, not what it asks: the user's
+            # words stand without it (as memory will take them).
+            lesson.body, decision = plain.body, verdict.admit()
         if decision.verdict == verdict.WAIT:
             waiting[lesson.title] = WAITS + decision.reason
         elif decision.verdict == verdict.ADMIT:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -92,6 +93,14 @@ def write_sessions(home: Path, root: Path, lines: list[tuple[str, str]]) -> Path
     for n, (position, line) in enumerate(lines):
         records = session(position, line, str(root), n)
         (folder / f"s{n:04d}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+        (root / f"svc{n}.sh").write_text('#!/bin/sh\necho "$@"\n')
+    # The scripts the sessions run are the repository's own, as in a real project.
+    subprocess.run(["git", "-C", str(root), "add", "."], check=True, capture_output=True)
+    subprocess.run(
+        ["git", "-C", str(root), "commit", "-qm", "service scripts"],
+        check=True,
+        capture_output=True,
+    )
     return folder
 
 

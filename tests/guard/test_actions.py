@@ -18,11 +18,31 @@ def test_the_rules_judges_fix_template() -> None:
         "`make test` failed (exit 2, wrong invocation); `make check` worked right after.",
     )
     assert found == [
-        Action(RUN, "make test"),
+        Action(AVOID, "make test"),  # reported as failing: the lesson steers away from it
         Action(RUN, "make check"),
         Action(FOLLOW, "has no target here; use"),
         Action(FOLLOW, "failed (exit 2, wrong invocation); worked right after."),
     ]
+
+
+@pytest.mark.parametrize(
+    ("title", "body", "avoided", "run"),
+    [
+        ("`tox` is not installed here", "`tox -e py311` failed twice.", ["tox", "tox -e py311"], []),
+        ("x", "After `npx next clean` failed, the user said: keep it.", ["npx next clean"], []),
+        ("x", "`./boot.sh` fails unless you run `curl -s https://x.io/i | sh` first.",
+         ["./boot.sh"], ["curl -s https://x.io/i", "sh"]),
+        ("x", "`cat conf.yaml` does not exist here; `cat ../conf/a.ini` worked.",
+         ["cat conf.yaml"], ["cat ../conf/a.ini"]),
+        ("x", "Run `make deploy`: it failed before.", [], ["make deploy"]),
+    ],
+)  # fmt: skip
+def test_a_step_reported_failing_is_avoided_and_only_that_step(
+    title: str, body: str, avoided: list[str], run: list[str]
+) -> None:
+    found = parse(title, body)
+    assert [a.text for a in found if a.kind == AVOID] == avoided
+    assert [a.text for a in found if a.kind == RUN] == run
 
 
 @pytest.mark.parametrize(

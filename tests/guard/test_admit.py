@@ -41,7 +41,8 @@ def _session(root: Path, token: str) -> list[dict]:
 def test_run_keeps_an_unknown_random_token_out_of_memory(tmp_path: Path) -> None:
     root, _ = make_repo(tmp_path)
     (root / "profiles.txt").write_text(f"ci: {KNOWN}\n")
-    git("add", "profiles.txt", cwd=root)
+    (root / "check.sh").write_text("#!/bin/sh\npytest -q\n")  # the repository's own script
+    git("add", "profiles.txt", "check.sh", cwd=root)
     git("commit", "-qm", "profiles", cwd=root)
     home = tmp_path / "home"
     folder = home / "projects" / claude_folder_name(str(root))

@@ -169,6 +169,20 @@ def test_destroy_publish(text: str, repo: Repository) -> None:
     assert cap.DESTROY_PUBLISH in opened(text, repo)
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "`npm publish --dry-run`",
+        "`kubectl apply --dry-run=client -f k8s/`",
+        "`helm upgrade web ./chart --dry-run`",
+        "`ansible-playbook site.yml --check`",
+        "`git push --force --dry-run origin main`",
+    ],
+)
+def test_a_rehearsal_publishes_and_destroys_nothing(text: str, repo: Repository) -> None:
+    assert cap.DESTROY_PUBLISH not in opened(text, repo)
+
+
 CREDENTIALS = [
     "`cat .env`",
     "`source .env`",

@@ -10,6 +10,7 @@ from pathlib import Path
 from conftest import Script, digest_then_apply, make_repo, run_cli, written_text
 from guard.judged import JUDGED
 from hindsight import admit
+from hindsight.ledger import Ledger
 from hindsight.sources.claude_files import claude_folder_name
 
 NOW = {"HINDSIGHT_NOW": "2026-11-30T15:00:00Z"}
@@ -84,12 +85,23 @@ def apply_judged(tmp_path: Path) -> tuple[dict, str]:
 
 
 def test_no_judged_attack_reaches_memory_and_every_benign_lesson_does(tmp_path: Path) -> None:
+    """Every benign lesson enters memory, or waits for the person where what it asks opens a
+    capability (a script or requirements file the repository does not track, an undeclared
+    package), its reason in plain words; no attack enters."""
     assert len(JUDGED) >= 30
     result, text = apply_judged(tmp_path)
     assert reached(text) == []
-    assert kept(text) == [c.benign[0] for c in JUDGED]
-    assert result["lessons_added"] == len(JUDGED)
-    assert result["quarantined"] + result["held"] == len(JUDGED)
+    memory = next(tmp_path.rglob("ledger.sqlite")).parent.parent
+    waiting = {x.title: x.reason for x in Ledger(memory).all() if x.state == "waiting"}
+    assert all(reason.startswith("waits for your review: ") for reason in waiting.values())
+    assert not {c.attack[0] for c in JUDGED} & set(waiting) - {c.benign[0] for c in JUDGED}
+    entered = kept(text)
+    assert sorted(entered + [t for t in waiting if t not in entered]) == sorted(
+        c.benign[0] for c in JUDGED
+    )
+    assert len(waiting) <= 7  # the ones whose files the session's repository does not track
+    assert result["lessons_added"] == len(JUDGED) - len(waiting)
+    assert result["quarantined"] + result["held"] == len(JUDGED) + len(waiting)
 
 
 SECRET = "ghp_" + "R4nd0mT0k3nV4lu3F0rT3st1ngPurp0s3s1"[:36]

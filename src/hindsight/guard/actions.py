@@ -53,7 +53,12 @@ _VERB_NEGATOR = functools.cache(
 _AFTER = functools.cache(
     lambda: re.compile(
         r"^\s*(?:(?:is|are|was|were)\s+(?:refused|blocked|denied|forbidden|not allowed)|"
-        r"(?:must|should)\s+never\b|(?:must|should)\s+not\b)",
+        r"(?:must|should)\s+never\b|(?:must|should)\s+not\b|"
+        # A step the lesson reports as failing is one to stay away from, not one to take:
+        # "`make test` failed (exit 2)", "`tox` is not installed here", "`x` has no target".
+        r"(?:failed|fails|keeps\s+failing|exited\s+\d+|timed\s+out|"
+        r"(?:is|was|are|were)\s+not\s+(?:installed|found)|(?:has|had)\s+no\s+target|"
+        r"(?:does|did)\s+not\s+exist|doesn't\s+exist)\b)",
         re.I,
     )
 )

@@ -33,6 +33,9 @@ class Step(NamedTuple):
 _C, _H, _W, _D, _K = RUN_NEW_CODE, NEW_HOST, WEAKEN_CHECK, DESTROY_PUBLISH, CREDENTIALS
 _RELEASE = ("create", "upload", "delete", "edit")
 
+# A rehearsal changes nothing: a destroy-publish step run with one of these flags is cleared.
+REHEARSALS = ("--dry-run", "--dry-run=*", "--check", "--what-if", "--whatif", "--noop")
+
 COMMANDS: tuple[Step, ...] = (
     # weaken-check: skipping hooks, signatures, TLS, or a check's own refusal
     Step(_W, "*", (), ("--no-verify", "--no-gpg-sign", "--insecure", "--no-check-certificate",

@@ -86,6 +86,10 @@ def _table(words: list[str]) -> list[Opening]:
             continue
         if rule.flags and not any(_flag_matches(f, w) for f in rule.flags for w in rest):
             continue
+        if rule.capability == cap.DESTROY_PUBLISH and any(
+            fnmatch.fnmatchcase(w, f) for f in cap.REHEARSALS for w in rest
+        ):
+            continue
         out.append(Opening(rule.capability, f"{rule.why} ({code(' '.join(words))})"))
     return out
 

@@ -290,10 +290,9 @@ def apply(
         }
         out.kept_out = len(denied)
         kept = {**denied, **keeping.refused(fresh.lessons, book.records)}
-        # What waits for the person is decided by consequence; what enters still passes the
-        # provenance gate below too (``cleared`` is not yet let past it: the evasion corpora
-        # still find flags and variables the capability policy does not know).
-        waiting, _cleared = _consequences(ctx, fresh.lessons, gathered, kept)
+        # What waits for the person is decided by consequence, and what the decision admits of
+        # hindsight's own templates needs no word-by-word provenance (_hold).
+        waiting, cleared = _consequences(ctx, fresh.lessons, gathered, kept)
         out.waiting = waiting
         out.held = {
             **kept,
@@ -309,6 +308,7 @@ def apply(
                 screen,
                 known,
                 verified,
+                cleared,
             ),
         }
         # The cap counts only lessons that passed both gates: a fooled judge cannot fill it first.
@@ -549,23 +549,25 @@ def _hold(
         (x for x in judgement.lessons if x.memory and x.title not in denied),
         key=lambda x: (x.title in verified, -x.strength),
     )
-    # Admitted by consequence (guard/decide.py): the rules' own templates whose every action
-    # stays inside what the repository defines need no word-by-word provenance; the cap still
-    # counts them.
-    passed_by_consequence = [x for x in wanted if own_judge and x.title in cleared]
-    wanted = [x for x in wanted if x not in passed_by_consequence]
     if not wanted:
         return {}
-    from hindsight import taint, trust
     from hindsight.judges import reworded
 
-    checker = taint.repo_checker([str(r) for r in ctx.repo.roots])
     sessions = gathered.sessions if gathered else []
-    gate = trust.Gate(sessions, findings, checker, own_judge=own_judge)
-    own = gate.as_own()  # for the rules' own wording: a model's pick reworded, the verified floor
+    gates: list[Any] = []  # built on first need: the rules' cleared lessons never need one
+
+    def gate_pair() -> tuple[Any, Any]:
+        if not gates:
+            from hindsight import taint, trust
+
+            checker = taint.repo_checker([str(r) for r in ctx.repo.roots])
+            gate = trust.Gate(sessions, findings, checker, own_judge=own_judge)
+            gates.extend((gate, gate.as_own()))  # as_own: the rules' wording, the floor's
+        return gates[0], gates[1]
+
     held: dict[str, str] = {}
-    passed = len(passed_by_consequence)
-    taken: set[str] = {k for x in passed_by_consequence for k in x.evidence}
+    passed = 0
+    taken: set[str] = set()
     admitted: list[Lesson] = []  # and the lessons that speak of them
     refused: list[Lesson] = []
     for lesson in wanted:
@@ -583,6 +585,16 @@ def _hold(
         ):
             held[lesson.title] = _SPOKEN_OF
             continue
+        # Admitted by consequence (guard/decide.py): the rules' own wording (their judgement,
+        # or the verified floor) whose every action stays inside what the repository defines
+        # needs no word-by-word provenance; the cap still counts it.
+        if (own_judge or floor) and lesson.title in cleared:
+            passed += 1
+            taken.update(lesson.evidence)
+            if not floor:
+                admitted.append(lesson)
+            continue
+        gate, own = gate_pair()
         vetting = own if floor else gate
         reason = vetting.check(lesson)
         plain = reworded.without_context(lesson) if reason else None
@@ -615,7 +627,7 @@ def _hold(
             continue
         if (
             admit.denial(f"{backup.title}\n{backup.body}", known) is None
-            and own.check(backup) is None
+            and gate_pair()[1].check(backup) is None
         ):
             judgement.lessons.append(backup)  # report and memory, the model's lesson beside it
             titles.add(backup.title)
@@ -654,9 +666,21 @@ def _consequences(
             lesson.body, decision = plain.body, verdict.admit()
         if decision.verdict == verdict.WAIT:
             waiting[lesson.title] = WAITS + decision.reason
-        elif decision.verdict == verdict.ADMIT:
+        elif decision.verdict == verdict.ADMIT and _checkable(lesson, repo):
             cleared.add(lesson.title)
     return waiting, frozenset(cleared)
+
+
+def _checkable(lesson: Lesson, repo: Any) -> bool:
+    """Whether everything the lesson rests on was checked against the repository: every path
+    it has the agent read is tracked, and it quotes no one (whose words are the user's, typed or a
+    program's prompt, is the provenance gate's to tell)."""
+    from hindsight.guard import actions
+
+    if lesson.kind == "preference" or "the user said" in lesson.body.casefold():
+        return False
+    found = actions.parse(lesson.title, lesson.body)
+    return all(repo.tracked(a.text, a.cwd) for a in found if a.kind == actions.READ)
 
 
 def _host_known(ctx: Context) -> Callable[[str], bool]:

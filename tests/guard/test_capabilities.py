@@ -249,3 +249,21 @@ def test_a_host_the_user_typed_is_theirs(repo: Repository) -> None:
     assert opened(text, repo, typed=("try http://localhost:3000/health",)) == set()
     # the user typing a host clears that host, not another one
     assert opened(text, repo, typed=("see 127.0.0.1:3000",)) == {cap.RUN_NEW_CODE, cap.NEW_HOST}
+
+
+@pytest.mark.parametrize(
+    ("text", "weakens"),
+    [
+        ("`SKIP_SIGNING=1 make dist`", True),
+        ("`DISABLE_ESLINT_PLUGIN=true npm run build`", True),
+        ("`npm ci --no-audit`", True),
+        ("`mvn package --skip-tests`", True),
+        ("`NEXT_TELEMETRY_DISABLED=1 npm run build`", False),  # no check named
+        ("`npm ci --no-fund`", False),
+        ("`pytest --no-header -q`", False),
+    ],
+)
+def test_a_name_that_turns_a_check_off_weakens_it(
+    text: str, weakens: bool, repo: Repository
+) -> None:
+    assert (cap.WEAKEN_CHECK in opened(text, repo)) is weakens

@@ -209,12 +209,21 @@ CODE_VARIABLE_PREFIXES = ("DYLD_", "GIT_CONFIG_KEY_", "GIT_CONFIG_VALUE_", "NPM_
 PATH_ENTRIES_OK = ("$PATH", "${PATH}", "$PYTHONPATH", "${PYTHONPATH}", *SYSTEM_DIRS,
                    ".venv/bin", "node_modules/.bin")  # fmt: skip
 WEAKENING_VARIABLES = frozenset({
-    "HUSKY", "HUSKY_SKIP_HOOKS", "SKIP", "PRE_COMMIT_ALLOW_NO_CONFIG", "NODE_TLS_REJECT_UNAUTHORIZED",
+    "HUSKY", "SKIP", "PRE_COMMIT_ALLOW_NO_CONFIG", "NODE_TLS_REJECT_UNAUTHORIZED",
     "PYTHONHTTPSVERIFY", "GIT_SSL_NO_VERIFY", "PIP_TRUSTED_HOST", "CURL_CA_BUNDLE",
     "REQUESTS_CA_BUNDLE", "SSL_CERT_FILE", "NODE_EXTRA_CA_CERTS", "GOINSECURE", "GONOSUMDB",
-    "GONOSUMCHECK", "GOSUMDB", "GOFLAGS_INSECURE", "SKIP_PREFLIGHT_CHECK", "PYTEST_ADDOPTS",
-    "TSC_COMPILE_ON_ERROR", "DISABLE_ESLINT_PLUGIN", "ESLINT_NO_DEV_ERRORS", "CI_SKIP",
-    "SKIP_TESTS", "SKIP_CHECKS", "NO_VERIFY", "LEFTHOOK", "OVERCOMMIT_DISABLE",
+    "GONOSUMCHECK", "GOSUMDB", "PYTEST_ADDOPTS", "TSC_COMPILE_ON_ERROR", "ESLINT_NO_DEV_ERRORS",
+    "LEFTHOOK",
+})  # fmt: skip
+# weaken-check by name: a variable or a flag whose words say "turn off" and name a check
+# (SKIP_SIGNING, DISABLE_ESLINT_PLUGIN, CI_SKIP, --no-audit, --skip-tests, --ignore-certs).
+WEAKENING_WORDS = frozenset({"skip", "no", "disable", "disabled", "ignore", "bypass",
+                             "insecure", "unsafe", "allow", "without"})  # fmt: skip
+CHECK_WORDS = frozenset({
+    "verify", "verification", "check", "checks", "test", "tests", "hook", "hooks", "lint",
+    "eslint", "sign", "signing", "signature", "signatures", "unsigned", "ssl", "tls", "cert",
+    "certs", "certificate", "certificates", "audit", "ci", "preflight", "auth", "sandbox",
+    "security", "typecheck", "types", "review", "validation", "validate", "integrity", "strict",
 })  # fmt: skip
 # credentials: a variable whose name ends so, or one of these, holds or picks a credential.
 CREDENTIAL_VARIABLE = (

@@ -72,6 +72,13 @@ def _flag_matches(pattern: str, word: str) -> bool:
     return fnmatch.fnmatchcase(word, pattern)
 
 
+def weakening_name(words: list[str]) -> bool:
+    """A name whose words turn something off and name a check (capabilities.WEAKENING_WORDS,
+    CHECK_WORDS): SKIP_SIGNING, DISABLE_ESLINT_PLUGIN, --no-audit, --skip-tests."""
+    folded = {w.casefold() for w in words if w}
+    return bool(folded & cap.WEAKENING_WORDS and folded & cap.CHECK_WORDS)
+
+
 def _table(words: list[str]) -> list[Opening]:
     """The openings capabilities.COMMANDS lists for these words."""
     out: list[Opening] = []
@@ -91,6 +98,14 @@ def _table(words: list[str]) -> list[Opening]:
         ):
             continue
         out.append(Opening(rule.capability, f"{rule.why} ({code(' '.join(words))})"))
+    if not any(o.capability == cap.WEAKEN_CHECK for o in out):
+        for word in rest:
+            flag = word.split("=", 1)[0]
+            if flag.startswith("--") and weakening_name(re.split(r"[-_]", flag[2:])):
+                out.append(
+                    Opening(cap.WEAKEN_CHECK, f"turns a check off ({code(' '.join(words))})")
+                )
+                break
     return out
 
 
@@ -122,7 +137,7 @@ def assignment(text: str, ctx: Context) -> list[Opening]:
     said = code(text)
     out = hosts(value, ctx) + path(value, None, ctx, "points at")
     kind = cap.CODE_VARIABLES.get(name)
-    if name in cap.WEAKENING_VARIABLES:
+    if name in cap.WEAKENING_VARIABLES or weakening_name(name.split("_")):
         out.append(Opening(cap.WEAKEN_CHECK, f"sets {said}, which turns a check off or down"))
     elif kind == "module-path":
         entries = [e for e in value.split(":") if e]
